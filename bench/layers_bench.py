@@ -1,5 +1,6 @@
 """Forward + backward time of each layer family (2-d and 3-d convolution, batch norm, pooling,
-bilinear and nearest upsampling, ConvTranspose2d, Conv1d, MaxPool1d, LayerNorm and GELU
+bilinear and nearest upsampling, ConvTranspose2d, Conv1d, MaxPool1d, LayerNorm, GELU,
+LeakyReLU (in place too) and max over a dim with indices (PointNet's global pooling)
 among them), meshflow beside PyTorch eager in the same run (when torch imports), at 1
 and 2 threads, and training steps of whole models: two ResNet-style CNNs with batch norm
 (basic and bottleneck blocks), two LSTM language models (PyTorch's word_language_model,
@@ -42,6 +43,7 @@ def cases(shape):
     volume = (max(n // 4, 1), c, 8, max(h // 2, 2), max(w // 2, 2))  # N / 4, C, 8, H / 2, W / 2
     signal = (n, c, h * w // 2)  # the 1-d cases: N, C, H W / 2
     tokens = (n // 2, h * w // 16, 4 * c)  # layer norm and GELU: N / 2, H W / 16 tokens of 4 C
+    points = (n, 4 * c, h * w)  # PointNet's global max pooling: N clouds of H W points, 4 C features
     return {
         "conv3x3": lambda lib: (lib.nn.Conv2d(c, c, 3, padding=1, bias=False), shape),
         "conv3x3_s2": lambda lib: (lib.nn.Conv2d(c, 2 * c, 3, stride=2, padding=1, bias=False), shape),
@@ -63,6 +65,9 @@ def cases(shape):
         "maxpool1d": lambda lib: (lib.nn.MaxPool1d(4), signal),
         "layernorm": lambda lib: (lib.nn.LayerNorm(4 * c), tokens),
         "gelu": lambda lib: (lib.nn.GELU(), tokens),
+        "leaky_relu": lambda lib: (lib.nn.LeakyReLU(0.2), shape),
+        "leaky_relu_": lambda lib: (after_scale(lib, lib.nn.LeakyReLU(0.2, inplace=True)), shape),
+        "max_dim": lambda lib: (max_over(lib, 2), points),
         "conv3d": lambda lib: (lib.nn.Conv3d(c, c, 3, padding=1, bias=False), volume),
         "bn3d": lambda lib: (lib.nn.BatchNorm3d(c), volume),
         "maxpool3d": lambda lib: (lib.nn.MaxPool3d(2), volume),
@@ -80,6 +85,31 @@ def cases(shape):
 
 
 VOCAB = 1000
+
+
+def after_scale(lib, layer):
+    """`layer` (an in-place one) on 2 x: as a GAN's activation follows a convolution, it
+    writes a temporary, not the leaf input."""
+
+    class Scaled(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer = layer
+
+        def forward(self, x):
+            return self.layer(x * 2.0)
+
+    return Scaled()
+
+
+def max_over(lib, dim):
+    """The values of lib.max(x, dim, keepdim=True), PointNet's global feature."""
+
+    class MaxOver(lib.nn.Module):
+        def forward(self, x):
+            return lib.max(x, dim, keepdim=True)[0]
+
+    return MaxOver()
 
 
 def output_of(nn, rnn):

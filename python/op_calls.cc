@@ -163,6 +163,16 @@ PyObject* reduce_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
   });
 }
 
+// (x, dim): the op along `dim` (an int, its "dim" attribute; softmax, log_softmax).
+PyObject* along_call(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  return op_call("Op.along", nargs, 2, [&] {
+    const Var& x = var_arg(args[0], "Op.along", 1);
+    const std::optional<int64_t> dim = PyLong_Check(args[1]) ? int64_of(py::handle(args[1])) : std::nullopt;
+    if (!dim) throw py::type_error(std::string("Op.along: dim must be an int, got ") + Py_TYPE(args[1])->tp_name);
+    return first_output_without_gil(op_of(self), {x}, Attrs{{"dim", *dim}});
+  });
+}
+
 PyMethodDef op_methods[] = {
     {"unary", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&unary_call)), METH_FASTCALL,
      "unary(x): the op's first output on Var x"},
@@ -172,6 +182,8 @@ PyMethodDef op_methods[] = {
      "scalar(x, value): the op on Var x with the number value"},
     {"reduce", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&reduce_call)), METH_FASTCALL,
      "reduce(x, dims, keepdim): the reduction of Var x over dims (empty: every dim)"},
+    {"along", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&along_call)), METH_FASTCALL,
+     "along(x, dim): the op on Var x along dim"},
 };
 
 // Op's method `method` (an entry of op_methods) bound to the op.
@@ -1360,7 +1372,8 @@ void bind_op_calls(py::module_& m) {
       .def_property_readonly("unary", [](const OpRef& r) { return op_method(r, op_methods[0]); })
       .def_property_readonly("binary", [](const OpRef& r) { return op_method(r, op_methods[1]); })
       .def_property_readonly("scalar", [](const OpRef& r) { return op_method(r, op_methods[2]); })
-      .def_property_readonly("reduce", [](const OpRef& r) { return op_method(r, op_methods[3]); });
+      .def_property_readonly("reduce", [](const OpRef& r) { return op_method(r, op_methods[3]); })
+      .def_property_readonly("along", [](const OpRef& r) { return op_method(r, op_methods[4]); });
   m.def("op", [](const std::string& name) { return OpRef{&find_op(name)}; }, py::arg("name"));
 
   tensor_method_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&tensor_method_spec));

@@ -61,6 +61,7 @@ const std::unordered_map<std::string, Entry>& entries() {
       {"cast", {ChainOp::kCast, 1}},
       {"clamp", {ChainOp::kClamp, 1}},
       {"hardtanh", {ChainOp::kHardtanh, 1}},
+      {"leaky_relu", {ChainOp::kLeakyRelu, 1}},
       {"add", {ChainOp::kAdd, 2}},
       {"sub", {ChainOp::kSub, 2}},
       {"mul", {ChainOp::kMul, 2}},
@@ -86,6 +87,7 @@ const std::unordered_map<std::string, Entry>& entries() {
       {"relu_backward", {ChainOp::kReluBackward, 2}},
       {"clamp_backward", {ChainOp::kClampBackward, 2}},
       {"hardtanh_backward", {ChainOp::kHardtanhBackward, 2}},
+      {"leaky_relu_backward", {ChainOp::kLeakyReluBackward, 2}},
       // On bools (a program holds no integers), the bitwise ops are the logical ones.
       {"bitwise_and", {ChainOp::kLogicalAnd, 2}},
       {"bitwise_or", {ChainOp::kLogicalOr, 2}},
@@ -151,6 +153,10 @@ std::optional<ChainInstruction> chain_instruction(const std::string& op, const A
   if (e.op == ChainOp::kClamp || e.op == ChainOp::kHardtanh || e.op == ChainOp::kClampBackward ||
       e.op == ChainOp::kHardtanhBackward) {
     wide ? set_bounds<double>(s, attrs) : set_bounds<float>(s, attrs);
+  }
+  if (e.op == ChainOp::kLeakyRelu || e.op == ChainOp::kLeakyReluBackward) {  // the slope as the kernel rounds it
+    const double slope = attrs.get_float("negative_slope");
+    s.a = wide ? slope : static_cast<double>(static_cast<float>(slope));
   }
   return s;
 }

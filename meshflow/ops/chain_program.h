@@ -56,11 +56,13 @@ enum class ChainOp : uint8_t {
   kLog2, kLog10, kExp2, kReciprocal, kLogicalNot, kIsNan, kIsInf, kIsFinite,
   kCast,  // x itself: the rounding to the result's dtype is the cast
   kClamp, kHardtanh,  // bounds a, b
+  kLeakyRelu,  // slope a
   // f(x, y), y the immediate a where `immediate` (the ops with a scalar)
   kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kPow, kPowScalar, kRPow, kAtan2, kHypot, kCopysign,
   kEq, kNe, kLt, kLe, kGt, kGe, kLogicalAnd, kLogicalOr, kLogicalXor,
   kGeluBackward, kSiluBackward, kSigmoidBackward, kTanhBackward, kReluBackward,
   kClampBackward, kHardtanhBackward,  // bounds a, b where has_a, has_b
+  kLeakyReluBackward,  // slope a
   // f(x, y, z)
   kWhere,
 };
@@ -218,6 +220,7 @@ MF_HOST_DEVICE C step(const ChainInstruction& s, const C* r) {
     case ChainOp::kCast: return x;
     case ChainOp::kClamp:
     case ChainOp::kHardtanh: return Clamp<C>{lo, hi}(x);
+    case ChainOp::kLeakyRelu: return LeakyRelu<C>{lo}(x);
     case ChainOp::kAdd: return Add{}(x, y);
     case ChainOp::kSub: return Sub{}(x, y);
     case ChainOp::kMul: return Mul{}(x, y);
@@ -246,6 +249,7 @@ MF_HOST_DEVICE C step(const ChainInstruction& s, const C* r) {
     case ChainOp::kReluBackward: return ReluBackward{}(x, y);
     case ChainOp::kClampBackward: return ClampBackward<C, false>{lo, hi, s.has_a, s.has_b}(x, y);
     case ChainOp::kHardtanhBackward: return ClampBackward<C, true>{lo, hi, s.has_a, s.has_b}(x, y);
+    case ChainOp::kLeakyReluBackward: return LeakyReluBackward<C>{lo}(x, y);
     case ChainOp::kWhere: return Select{}(x, y, r[s.in[2]]);
   }
   return x;

@@ -22,6 +22,8 @@
 //                       to bool: nonzero (NaN too) -> true; from bool: 1 or 0)
 //   clamp hardtanh:     x limited to number bounds (attributes "min", "max"), as torch's;
 //                       clamp_backward hardtanh_backward(x, dy) their gradients (below)
+//   leaky_relu:         x where x > 0, else negative_slope x (attribute, a number), floats;
+//                       leaky_relu_backward(x, dy) its gradient (below)
 //   with a scalar (attribute "value", taken in x's dtype): add_scalar mul_scalar div_scalar
 //                       pow_scalar (x ** value; torch's own loops for its special exponents,
 //                       scalar_power.h), rpow_scalar (value ** x)
@@ -701,6 +703,18 @@ OpDef clamp_op(const std::string& name, bool hardtanh) {
   return op;
 }
 
+void expect_floating_x(const std::string& name, const TensorMeta& x) {
+  if (!is_floating(x.dtype)) op_error(name, std::string("x is ") + dtype_name(x.dtype) + "; expected a float dtype");
+}
+
+// A backward op's (x, dy): the splits broadcasting allows, and B, P -> P (linear in dy).
+std::vector<Signature> linear_in_dy_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
+                                               const Attrs&) {
+  std::vector<Signature> sigs = kernel::broadcast_split_signatures(in, out[0].shape);
+  sigs.push_back({{Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}});
+  return sigs;
+}
+
 // dx from x and dy, of one float dtype, for clamp or hardtanh (`hardtanh`); dy of x's shape
 // or one that broadcasts to it (a sum's gradient, not expanded: autograd/var.h), dx of x's.
 OpDef clamp_backward_op(const char* name, bool hardtanh) {
@@ -709,17 +723,13 @@ OpDef clamp_backward_op(const char* name, bool hardtanh) {
   op.elementwise = true;
   op.infer = [name, hardtanh](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 2);
-    if (!is_floating(in[0].dtype)) op_error(name, std::string("x is ") + dtype_name(in[0].dtype) + "; expected a float dtype");
+    expect_floating_x(name, in[0]);
     kernel::expect_broadcasts_to(name, in[1].shape, in[0].shape, "dy", "x's");
     kernel::expect_same_dtype(name, in[0], in[1]);
     check_bounds(name, attrs, in[0].dtype, hardtanh);
     return std::vector<TensorMeta>{in[0]};
   };
-  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
-    std::vector<Signature> sigs = kernel::broadcast_split_signatures(in, out[0].shape);
-    sigs.push_back({{Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}});  // linear in dy
-    return sigs;
-  };
+  op.signatures = linear_in_dy_signatures;
   op.kernel = [hardtanh](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
     visit_dtype(out.dtype(), [&](auto v) {
@@ -742,9 +752,76 @@ OpDef clamp_backward_op(const char* name, bool hardtanh) {
   return op;
 }
 
-// The forward op's gradient: its backward op on dy (which may be a broadcast gradient). The
-// backward op's own: itself on the new dy (it is linear in dy), summed over the dims a
-// broadcast dy repeats; zeros for x (piecewise constant), as torch's.
+// leaky_relu (attribute "negative_slope", a number): x where x > 0, else negative_slope x,
+// of a float x (torch has no integer kernel); leaky_relu_backward(x, dy): dy where x > 0,
+// else negative_slope dy. Both one pass; the backward reads x alone, as torch's.
+constexpr const char* kLeakyReluBackward = "leaky_relu_backward";
+
+// The slope in T, checked to be a number.
+template <typename T>
+T leaky_slope(const Attrs& attrs) {
+  return static_cast<T>(attrs.get_float("negative_slope"));
+}
+
+OpDef leaky_relu_op() {
+  OpDef op;
+  op.name = "leaky_relu";
+  op.elementwise = true;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs("leaky_relu", in, 1);
+    expect_floating_x("leaky_relu", in[0]);
+    leaky_slope<double>(attrs);
+    return std::vector<TensorMeta>{in[0]};
+  };
+  // Nondecreasing for a slope >= 0: passes partial max and min.
+  op.signatures = signatures_from([](const std::vector<TensorMeta>&, const Attrs& attrs) {
+    return leaky_slope<double>(attrs) >= 0 ? increasing(0) : Rules{};
+  });
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), scalar::LeakyRelu<T>{leaky_slope<T>(ctx.attrs)});
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+// dx from x and dy of one float dtype; dy of x's shape or one that broadcasts to it (a sum's
+// gradient, not expanded: autograd/var.h), dx of x's.
+OpDef leaky_relu_backward_op() {
+  OpDef op;
+  op.name = kLeakyReluBackward;
+  op.elementwise = true;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(kLeakyReluBackward, in, 2);
+    expect_floating_x(kLeakyReluBackward, in[0]);
+    kernel::expect_broadcasts_to(kLeakyReluBackward, in[1].shape, in[0].shape, "dy", "x's");
+    kernel::expect_same_dtype(kLeakyReluBackward, in[0], in[1]);
+    leaky_slope<double>(attrs);
+    return std::vector<TensorMeta>{in[0]};
+  };
+  op.signatures = linear_in_dy_signatures;
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    visit_dtype(out.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (std::is_floating_point_v<T>) {
+        kernel::activation_backward_loop(in[0].data_as<T>(), in[1].data_as<T>(), in[1].shape(), out.data_as<T>(),
+                                         out.shape(), scalar::LeakyReluBackward<T>{leaky_slope<T>(ctx.attrs)});
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+// The forward op's gradient (clamp's, hardtanh's, leaky_relu's): its backward op on dy (which
+// may be a broadcast gradient). The backward op's own: itself on the new dy (it is linear in
+// dy), summed over the dims a broadcast dy repeats; zeros for x (piecewise linear), as torch's.
 GradFn clamp_grad(const char* backward) {
   return [backward](const GradContext& g) {
     return std::vector<Var>{call1(backward, {g.inputs[0], g.grad_outputs[0]}, g.attrs)};
@@ -1323,8 +1400,10 @@ void register_scalar_ops(OpRegistry& r) {
                   })));
 }
 
-// clamp, hardtanh and their backward ops.
+// clamp, hardtanh, leaky_relu and their backward ops.
 void register_clamp_ops(OpRegistry& r) {
+  r.add(taking_broadcast_grads(with_grad(leaky_relu_op(), clamp_grad(kLeakyReluBackward))));
+  r.add(with_grad(leaky_relu_backward_op(), clamp_backward_grad(kLeakyReluBackward)));
   r.add(taking_broadcast_grads(with_grad(clamp_op("clamp", false), clamp_grad(kClampBackward))));
   r.add(taking_broadcast_grads(with_grad(clamp_op("hardtanh", true), clamp_grad(kHardtanhBackward))));
   r.add(with_grad(clamp_backward_op(kClampBackward, false), clamp_backward_grad(kClampBackward)));

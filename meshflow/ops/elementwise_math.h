@@ -246,6 +246,26 @@ struct ClampBackward {
   }
 };
 
+// leaky_relu: x where x > 0, else slope x (NaN stays NaN); its gradient from (x, dy): dy where
+// x > 0, else slope dy (slope at 0, as torch's). The product is taken on both sides of the
+// select: a load of slope on one side only keeps the CPU's loop a scalar branch per element.
+template <typename T>
+struct LeakyRelu {
+  T slope;
+  MF_HOST_DEVICE T operator()(T x) const {
+    const T scaled = x * slope;
+    return x > T{0} ? x : scaled;
+  }
+};
+template <typename T>
+struct LeakyReluBackward {
+  T slope;
+  MF_HOST_DEVICE T operator()(T x, T dy) const {
+    const T scaled = dy * slope;
+    return x > T{0} ? dy : scaled;
+  }
+};
+
 // where(cond, a, b): nonzero cond (NaN included) takes a.
 struct Select {
   template <typename TC, typename T>

@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
-// torch's CPU quickselect (aten's quick_select_template), for kthvalue's kernels on every
-// device: it moves the element of rank k (0-based; NaN the largest value) of a line to
+// max_dim's and min_dim's step, and torch's CPU quickselect (aten's quick_select_template),
+// for kthvalue's kernels on every device: it moves the element of rank k (0-based; NaN the largest value) of a line to
 // position k, and which of equal elements lands there is part of torch's result (the index
 // kthvalue returns), so the CPU and CUDA kernels both follow torch's steps exactly rather
 // than a stable order. Pure functions of their arguments: thread-safe.
@@ -17,6 +17,16 @@
 #endif
 
 namespace mf::select {
+
+// Whether v, met after acc along a line, takes acc's place as max_dim's pick (kMax) or
+// min_dim's: v strictly beyond acc, or v NaN where acc is not, so that ties keep the first
+// index and a line's first NaN stays (torch's CPU picks). Joined without short circuits: the
+// CPU's loops blend.
+template <bool kMax, typename T>
+MF_SELECT bool replaces(T acc, T v) {
+  const bool beyond = kMax ? !(v <= acc) : !(v >= acc);
+  return beyond & (acc == acc);
+}
 
 // Whether a > b with NaN the largest value (torch's gt_or_nan).
 template <typename T>

@@ -10,6 +10,10 @@
 //   sort(x; dim, descending, k = all) -> values, indices (int64): stable (ties keep their
 //                              order); NaN is the largest value, as in torch; with k (topk),
 //                              only each line's first k
+//   max_dim(x; dim, keepdim) -> values, indices (int64): each line's largest element and the
+//                              index of its first occurrence (torch's pick among ties); a
+//                              NaN is the largest, its first one picked; min_dim the
+//                              smallest. One pass over x; dim dropped unless keepdim
 //   kthvalue(x; dim, k) -> values, indices (int64), dim kept at size 1: the k-th smallest
 //                              (k from 1) by torch's CPU quickselect (select_math.h), so
 //                              that among equal values the index is the one torch returns
@@ -22,7 +26,8 @@
 // A product over a split dim would be a partial product, which meshflow has no kind for.
 //
 // Gradients: cumsum's is the reverse cumsum; cumprod's and logcumsumexp's are their backward
-// ops; sort's and kthvalue's values give theirs back through the indices (gather_backward);
+// ops; sort's, max_dim's, min_dim's and kthvalue's values give theirs back through the
+// indices (gather_backward: all of it to the picked element, none to its ties);
 // flip's is flip.
 #include <algorithm>
 #include <cmath>
@@ -33,6 +38,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "meshflow/core/error.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/reduce_math.h"
@@ -328,6 +334,144 @@ OpDef sort_op() {
 }
 
 // ---------------------------------------------------------------------------------------
+// max_dim, min_dim
+
+// Running picks (select::replaces) of `len` neighbouring lines `stride` apart over `steps`
+// steps from first[c]: best[c] and at[c], the step where it was met. One vectorized loop per
+// step, in one multiversioned call (core/loops.h) for all of them; kLen, when not 0, is len
+// known when compiling (a contiguous line's lanes: whole vectors, no remainder loop).
+template <bool kMax, int64_t kLen = 0, typename T>
+MF_MULTIVERSIONED void running_picks(const T* first, int64_t steps, int64_t stride, int64_t len, T* best,
+                                     int64_t* at) {
+  if constexpr (kLen != 0) len = kLen;
+  for (int64_t c = 0; c < len; ++c) {
+    best[c] = first[c];
+    at[c] = 0;
+  }
+  for (int64_t j = 1; j < steps; ++j) {
+    const T* row = first + j * stride;
+#pragma omp simd
+    for (int64_t c = 0; c < len; ++c) {
+      const bool take = select::replaces<kMax>(best[c], row[c]);
+      best[c] = take ? row[c] : best[c];
+      at[c] = take ? j : at[c];
+    }
+  }
+}
+
+// values[l], indices[l] = line l's pick and its first position, for outputs laid out [outer,
+// inner] (the dim dropped or of size 1).
+template <bool kMax, typename T>
+void extreme_lines(const T* x, const Lines& lines, T* values, int64_t* indices) {
+  const int64_t n = lines.n, inner = lines.inner;
+  if (inner == 1) {
+    // A contiguous line as rows of kLanes: each lane's running pick, then the lanes' picks
+    // combined (ties and NaN to the smallest position), then the elements past the last row.
+    constexpr int64_t kLanes = 16;
+    kernel::parallel_for(lines.outer, lines.outer * n > kernel::kParallelGrain, [&](int64_t o) {
+      const T* line = x + o * n;
+      T best = line[0];
+      int64_t at = 0, j = 1;
+      if (n >= 2 * kLanes) {
+        T lane[kLanes];
+        int64_t row[kLanes];
+        running_picks<kMax, kLanes>(line, n / kLanes, kLanes, kLanes, lane, row);
+        at = row[0] * kLanes;
+        best = lane[0];
+        for (int64_t l = 1; l < kLanes; ++l) {
+          const int64_t position = row[l] * kLanes + l;
+          const bool same = lane[l] == best || (lane[l] != lane[l] && best != best);
+          if (select::replaces<kMax>(best, lane[l]) || (same && position < at)) {
+            best = lane[l];
+            at = position;
+          }
+        }
+        j = n / kLanes * kLanes;
+      }
+      for (; j < n; ++j) {
+        if (select::replaces<kMax>(best, line[j])) {
+          best = line[j];
+          at = j;
+        }
+      }
+      values[o] = best;
+      indices[o] = at;
+    });
+    return;
+  }
+  // Lines `inner` apart: the running picks of a block of neighbouring ones, in the outputs.
+  constexpr int64_t kBlock = 1 << 10;
+  const int64_t blocks = (inner + kBlock - 1) / kBlock;
+  kernel::parallel_for(lines.outer * blocks, lines.count() * n > kernel::kParallelGrain, [&](int64_t t) {
+    const int64_t o = t / blocks, c0 = t % blocks * kBlock;
+    running_picks<kMax>(x + o * n * inner + c0, n, inner, std::min(kBlock, inner - c0), values + o * inner + c0,
+                        indices + o * inner + c0);
+  });
+}
+
+// x's shape without dim, or with it of size 1 (keepdim); a 0-d x's own.
+Shape extreme_shape(Shape shape, int64_t dim, bool keepdim) {
+  if (shape.empty()) return shape;
+  if (keepdim) {
+    shape[dim] = 1;
+  } else {
+    shape.erase(shape.begin() + dim);
+  }
+  return shape;
+}
+
+template <bool kMax>
+OpDef extreme_op(const char* name) {
+  OpDef op;
+  op.name = name;
+  op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, 1);
+    const int64_t dim = dim_of(name, attrs, in[0].shape);
+    if (!in[0].shape.empty() && in[0].shape[dim] == 0) {
+      index_error(name, "dim " + std::to_string(dim) + " is empty; expected at least one element");
+    }
+    const Shape out = extreme_shape(in[0].shape, dim, attrs.get_bool("keepdim"));
+    return std::vector<TensorMeta>{{out, in[0].dtype}, {out, DType::kInt64}};
+  };
+  // S(k) -> S(k) along kept dims; S(k) -> S(k - 1) past a dropped one.
+  op.signatures = [name](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs& attrs) {
+    const int64_t nd = static_cast<int64_t>(in[0].shape.size()), dim = dim_of(name, attrs, in[0].shape);
+    const bool keepdim = attrs.get_bool("keepdim");
+    std::vector<Signature> sigs;
+    for (int64_t k = 0; k < nd; ++k) {
+      if (k == dim) continue;
+      const Sbp out = Sbp::split(static_cast<int>(k > dim && !keepdim ? k - 1 : k));
+      sigs.push_back({{Sbp::split(static_cast<int>(k))}, {out, out}});
+    }
+    return sigs;
+  };
+  op.kernel = [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    const int64_t dim = dim_of(name, ctx.attrs, in[0].shape());
+    const Shape out = extreme_shape(in[0].shape(), dim, ctx.attrs.get_bool("keepdim"));
+    Tensor values = ctx.output(0, out, in[0].dtype());
+    Tensor indices = ctx.output(1, out, DType::kInt64);
+    const Lines lines(in[0].shape(), dim);
+    visit_with_bool(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      extreme_lines<kMax>(in[0].data_as<T>(), lines, values.data_as<T>(), indices.data_as<int64_t>());
+    });
+    return std::vector<Tensor>{values, indices};
+  };
+  // All of dy to the picked element (torch's), read off the indices; x's values are not read.
+  op.grad = [name](const GradContext& g) {
+    const Var& x = g.inputs[0];
+    if (x.shape().empty()) return std::vector<Var>{g.grad_outputs[0]};
+    const int64_t dim = dim_of(name, g.attrs, x.shape());
+    const Shape kept = extreme_shape(x.shape(), dim, true);
+    return std::vector<Var>{call1("gather_backward", {fn::reshape(g.outputs[1], kept), fn::reshape(g.grad_outputs[0], kept)},
+                                  Attrs{{"dim", dim}, {"size", x.shape()[dim]}})};
+  };
+  op.grad_reads = OpDef::GradReads{true, true, 1u};
+  op.booleans = op.small_ints = true;  // as torch's max and min along a dim
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------
 // kthvalue
 
 constexpr const char* kKthvalue = "kthvalue";
@@ -441,6 +585,8 @@ void register_sort_ops(OpRegistry& r) {
   r.add(logcumsumexp_backward_op());
   r.add(sort_op());
   r.add(kthvalue_op());
+  r.add(extreme_op<true>("max_dim"));
+  r.add(extreme_op<false>("min_dim"));
   r.add(flip_op());
 }
 

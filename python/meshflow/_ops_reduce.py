@@ -122,7 +122,13 @@ def all(input, dim=None, keepdim=False):
     return _truth("amin", input, dim, keepdim)
 
 
+_ALONG = {}  # op name -> its C along(x, dim), looked up once
+
+
 def _softmax_like(name, input, dim, dtype, causal):
+    if type(dim) is int and dtype is None and not causal and type(input) is Tensor and input.ndim:
+        along = _ALONG.get(name) or _ALONG.setdefault(name, _C.op(name).along)
+        return Tensor(along(input._impl, dim))  # the common call, straight to C++
     if dim is None:  # torch's implicit dim (deprecated there, still taken)
         dim = 0 if input.ndim in (0, 1, 3) else 1
     if dtype is not None:

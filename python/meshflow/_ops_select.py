@@ -1,19 +1,16 @@
-"""argmax, argmin, and max / min with a dim (values and indices), torch's; tril and triu.
-Composed of reductions, comparisons, where and arange, so every device and layout runs them:
-the index of the first extreme element (torch's choice among ties), int64; a NaN is the
-extreme of its line, as torch's (amax / amin propagate it)."""
-import builtins
+"""argmax, argmin, and max / min with a dim (values and indices), torch's: the C++ ops max_dim
+and min_dim, the index of the first extreme element (torch's choice among ties), int64; a NaN
+is the extreme of its line, as torch's (amax / amin propagate it). tril and triu."""
 import operator
 
-from . import _C, _dtype
-from ._ops_creation import arange, zeros_like
-from ._ops_elementwise import eq, ge, le, logical_not, masked_fill, maximum, minimum, ne, where
+from . import _C
+from ._ops_creation import arange
+from ._ops_elementwise import ge, le, logical_not, masked_fill, maximum, minimum
 from ._ops_reduce import amax, amin
-from ._tensor import Tensor, is_grad_enabled
+from ._tensor import Tensor, apply
 from .return_types import named as _returns
 
 __all__ = ["argmax", "argmin", "max", "min", "tril", "triu"]
-
 
 
 def _positions(x, n, dim, ndim):
@@ -29,62 +26,46 @@ def _positions(x, n, dim, ndim):
     return idx.reshape(shape)
 
 
-def _arg(name, reduce, input, dim, keepdim):
+def _along(name, input, dim, keepdim):
+    """(values, indices) along dim of the C++ op `name` (max_dim or min_dim): one pass, the
+    first extreme's index."""
+    return apply(name, [input], {"dim": operator.index(dim), "keepdim": bool(keepdim)})
+
+
+def _arg(name, input, dim, keepdim):
     if dim is None:
-        flat = input.reshape(-1)
-        out = _arg(name, reduce, flat, 0, False)
+        out = _along(name, input.reshape(-1), 0, False)[1]
         return out.reshape([1] * input.ndim) if keepdim else out
-    if input.ndim == 0:  # its one element, at index 0 of dim 0 or -1 (torch's)
-        if not -1 <= operator.index(dim) <= 0:
-            raise _C.OpIndexError(f"[{name}] dim {dim} is out of range for a tensor of 0 dims; expected a dim in "
-                                  "[-1, 0]")
-        return zeros_like(input, dtype=_dtype.int64)
-    d = operator.index(dim) % input.ndim
-    n = input.shape[d]
-    if n == 0:
-        raise _C.OpIndexError(f"[{name}] dim {dim} is empty; expected at least one element")
-    extreme = reduce(input, d, keepdim=True)
-    hit = eq(input, extreme) | ne(input, input)  # a NaN line's extreme is NaN: its first NaN
-    candidates = where(hit, _positions(input, n, d, input.ndim), n)
-    return amin(candidates, d, keepdim=keepdim)
+    return _along(name, input, dim, keepdim)[1]
 
 
 def argmax(input, dim=None, keepdim=False):
     """The index of the first largest element along `dim` (of the flattened tensor for None)."""
-    return _arg("argmax", amax, input, dim, keepdim)
+    return _arg("max_dim", input, dim, keepdim)
 
 
 def argmin(input, dim=None, keepdim=False):
     """The index of the first smallest element along `dim` (of the flattened tensor for None)."""
-    return _arg("argmin", amin, input, dim, keepdim)
+    return _arg("min_dim", input, dim, keepdim)
 
 
-def _extreme(name, reduce, pairwise, arg, input, dim, keepdim):
+def _extreme(name, reduce, pairwise, input, dim, keepdim):
     if isinstance(dim, Tensor):  # torch.max(a, b): elementwise
         return _C.grad_fn_as(pairwise(input, dim), f"{name.capitalize()}imumBackward0", input, dim)
     if dim is None:
         return _C.grad_fn_as(reduce(input), f"{name.capitalize()}Backward1", input)
-    indices = arg(input, dim, keepdim)
-    if not (input.requires_grad and is_grad_enabled()):
-        return _returns(name)(reduce(input, dim, keepdim=keepdim), indices)
-    # The values picked at the indices, so that the gradient goes to the returned index
-    # alone, as torch's (amax's splits it among ties).
-    if input.ndim == 0:  # its one element
-        return _C.grad_fn_as(_returns(name)(input * 1, indices), f"{name.capitalize()}Backward0", input)
-    d = operator.index(dim) % input.ndim
-    picked = input.gather(d, indices if keepdim else indices.unsqueeze(d))
-    return _C.grad_fn_as(_returns(name)(picked if keepdim else picked.squeeze(d), indices),
-                         f"{name.capitalize()}Backward0", input)
+    # The gradient goes to the returned index alone, as torch's (amax's splits it among ties).
+    return _returns(name)(*_along(name + "_dim", input, dim, keepdim))
 
 
 def max(input, dim=None, keepdim=False):
     """The largest element; with `dim`, (values, indices) along it; with a tensor, maximum."""
-    return _extreme("max", amax, maximum, argmax, input, dim, keepdim)
+    return _extreme("max", amax, maximum, input, dim, keepdim)
 
 
 def min(input, dim=None, keepdim=False):
     """The smallest element; with `dim`, (values, indices) along it; with a tensor, minimum."""
-    return _extreme("min", amin, minimum, argmin, input, dim, keepdim)
+    return _extreme("min", amin, minimum, input, dim, keepdim)
 
 
 def _triangle(name, keep, input, diagonal):

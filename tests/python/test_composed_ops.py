@@ -157,6 +157,47 @@ def test_argmax_argmin_max_min(dtype):
     np.testing.assert_array_equal(mf.max(x, mf.tensor(np.full_like(a, 4))).numpy(), np.maximum(a, 4))
 
 
+@pytest.mark.parametrize("shape,dim", [((3, 70), 1), ((2, 70, 5), 1), ((40, 3), 0), ((4, 33), -1)])
+def test_max_min_along_a_dim_in_one_pass_pick_the_first_extreme(shape, dim):
+    # Long lines (the CPU's lanes), lines apart (inner > 1), ties and NaN at lane boundaries:
+    # the first extreme's index, the first NaN where one is, all of dy to the picked element.
+    a = RNG.integers(-3, 4, shape).astype(np.float32)
+    line = [slice(None)] * len(shape)
+    line[0] = 0
+    a[tuple(line)] = 3.0
+    if a.ndim == 2 and dim in (1, -1):
+        a[1, 17] = a[1, 31] = np.nan
+    x = mf.tensor(a, requires_grad=True)
+    for name, numpy_arg in (("max", np.argmax), ("min", np.argmin)):
+        masked = np.where(np.isnan(a), np.inf if name == "max" else -np.inf, a)
+        want = numpy_arg(masked, dim)
+        for keepdim in (False, True):
+            values, indices = getattr(x, name)(dim, keepdim)
+            assert values.grad_fn.name() == f"{name.capitalize()}Backward0"
+            got = indices.numpy() if keepdim else np.expand_dims(indices.numpy(), dim)
+            np.testing.assert_array_equal(got, np.expand_dims(want, dim))
+            np.testing.assert_array_equal(values.numpy(), np.take_along_axis(a, got, dim).reshape(values.shape))
+        dy = RNG.standard_normal(values.shape)
+        x.grad = None
+        (values * mf.tensor(dy.astype(np.float32))).sum().backward()
+        expected = np.zeros_like(a)
+        np.put_along_axis(expected, np.expand_dims(want, dim), dy.astype(np.float32), dim)
+        np.testing.assert_array_equal(x.grad.numpy(), expected)
+    # Non-contiguous input, bool, bfloat16 (through float32: exact), 0-d.
+    t = mf.tensor(a).transpose(0, 1)
+    np.testing.assert_array_equal(t.max(0).indices.numpy(), np.argmax(np.where(np.isnan(a), np.inf, a).swapaxes(0, 1), 0))
+    b = a > 0
+    np.testing.assert_array_equal(mf.tensor(b).max(dim).indices.numpy(), np.argmax(b, dim))
+    h = mf.tensor(a).to(mf.bfloat16).min(dim)
+    assert h.values.dtype == mf.bfloat16
+    want = mf.tensor(a).min(dim)  # a's small integers are exact in bfloat16
+    np.testing.assert_array_equal(h.values.float().numpy(), want.values.numpy())
+    np.testing.assert_array_equal(h.indices.numpy(), want.indices.numpy())
+    assert mf.tensor(2.5).max(0).indices.item() == 0 and mf.tensor(2.5).max(-1, True).values.item() == 2.5
+    with pytest.raises(IndexError, match="is empty"):
+        mf.empty(2, 0).max(1)
+
+
 def test_max_values_carry_gradients():
     x = mf.tensor(A, requires_grad=True)
     values, _ = x.max(1)

@@ -128,3 +128,16 @@ def test_activations():
     assert repr(nn.LeakyReLU(0.2)) == "LeakyReLU(negative_slope=0.2)" and repr(nn.Softmax(1)) == "Softmax(dim=1)"
     with pytest.raises(ValueError, match="approximate='fast'"):
         nn.GELU(approximate="fast")
+
+
+def test_softmax_along_an_int_dim_is_one_c_call():
+    from meshflow import _C
+    from meshflow._tensor import Tensor
+    x = mf.tensor(X)
+    for name in ("softmax", "log_softmax"):
+        along = _C.op(name).along  # what F.softmax(x, dim) runs for an int dim
+        want = (softmax if name == "softmax" else log_softmax)(X, 1)
+        np.testing.assert_allclose(Tensor(along(x._impl, -1)).numpy(), want, rtol=1e-12)
+        np.testing.assert_allclose(getattr(F, name)(x, np.int64(1)).numpy(), want, rtol=1e-12)  # the general path
+        with pytest.raises(TypeError, match="dim must be an int"):
+            along(x._impl, 1.5)

@@ -11,6 +11,7 @@ import meshflow as mf
 import meshflow.nn as nn
 import meshflow.nn.functional as F
 from gradcheck import check_gradients
+from graph_step import CrossEntropyStep
 
 RNG = np.random.default_rng(26)
 
@@ -75,6 +76,65 @@ def test_inplace_keeps_gradients_of_a_non_leaf():
     F.relu(y, inplace=True)
     y.sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), np.where(X > 0, 2.0, 0.0))
+
+
+def leaky(x, slope):
+    with np.errstate(invalid="ignore"):  # -inf * 0 is NaN, as torch's
+        return np.where(x > 0, x, slope * x)
+
+
+@pytest.mark.parametrize("slope", [0.2, 0.0, -0.5])
+def test_leaky_relu_is_one_op_with_torch_edges(slope):
+    edges = np.array([-np.inf, -2.0, -0.0, 0.0, 1.5, np.inf, np.nan])
+    for dtype in (np.float32, np.float64):
+        np.testing.assert_array_equal(F.leaky_relu(mf.tensor(edges.astype(dtype)), slope).numpy(),
+                                      leaky(edges, slope).astype(dtype))
+    # The gradient is slope at 0 and at NaN (x > 0 fails), dy elsewhere on the positive side.
+    x = mf.tensor(edges, requires_grad=True)
+    y = F.leaky_relu(x, slope)
+    assert y.grad_fn.name() == "LeakyReluBackward0"
+    (y * mf.tensor(np.arange(7.0))).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.where(edges > 0, 1.0, slope) * np.arange(7.0))
+    # Non-contiguous, dim order kept; empty; bfloat16 through float32, rounded once.
+    a = RNG.standard_normal((3, 4, 5))
+    np.testing.assert_array_equal(F.leaky_relu(mf.tensor(a).transpose(0, 2), slope).numpy(),
+                                  leaky(a.transpose(2, 1, 0), slope))
+    assert F.leaky_relu(mf.zeros(0, 3), slope).shape == (0, 3)
+    half = F.leaky_relu(mf.tensor(a.astype(np.float32)).to(mf.bfloat16), slope)
+    assert half.dtype == mf.bfloat16
+    want = mf.tensor(leaky(mf.tensor(a.astype(np.float32)).to(mf.bfloat16).float().numpy(), slope)).to(mf.bfloat16)
+    np.testing.assert_array_equal(half.float().numpy(), want.float().numpy())
+    # torch has no integer kernel.
+    with pytest.raises(RuntimeError, match="expected a float dtype"):
+        F.leaky_relu(mf.tensor([1, -2]), slope)
+    # A second derivative: the backward is linear in dy.
+    x = mf.tensor(a, requires_grad=True)
+    (g,) = mf.autograd.grad(F.leaky_relu(x, slope).pow(2).sum(), x, create_graph=True)
+    np.testing.assert_allclose(g.numpy(), 2 * leaky(a, slope) * np.where(a > 0, 1.0, slope), rtol=1e-12)
+    check_gradients(lambda t: F.leaky_relu(t, slope) ** 2, [X])
+
+
+def test_leaky_relu_in_graph_equals_eager():
+    p = mf.placement("cpu", ranks=[0])
+
+    def model():
+        mf.manual_seed(0)
+        m = nn.Sequential(nn.Linear(6, 8), nn.LeakyReLU(0.2), nn.Linear(8, 3), nn.LeakyReLU(0.1, inplace=True))
+        m.to_global(p, mf.sbp.broadcast)
+        return m, mf.optim.SGD(m.parameters(), lr=0.5)
+
+    x = mf.tensor(RNG.standard_normal((5, 6)).astype(np.float32), placement=p, sbp=mf.sbp.broadcast)
+    y = mf.tensor(np.array([0, 2, 1, 1, 0]), placement=p, sbp=mf.sbp.broadcast)
+    (eager, opt), (compiled, compiled_opt) = model(), model()
+    step = CrossEntropyStep(compiled, compiled_opt)
+    for _ in range(2):
+        want = F.cross_entropy(eager(x), y)
+        want.backward()
+        opt.step()
+        opt.zero_grad()
+        np.testing.assert_allclose(step(x, y).numpy(), want.numpy(), rtol=1e-6)
+    for a, b in zip(eager.parameters(), compiled.parameters()):
+        np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-5, atol=1e-6)
 
 
 def test_threshold_hardtanh_glu_prelu():

@@ -309,6 +309,25 @@ Kernel clamp_backward(const char* name, bool hardtanh) {
   };
 }
 
+// leaky_relu and its backward (x, dy): float x (the op's infer refuses others).
+Kernel leaky_relu(const char* name, bool backward) {
+  return [name, backward](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    visit_dtype(out.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (!kIntegral<T>) {
+        const T slope = static_cast<T>(ctx.attrs.get_float("negative_slope"));
+        if (backward) {
+          launch<T, T, T>(name, scalar::LeakyReluBackward<T>{slope}, out, {&in[0], &in[1]});
+        } else {
+          launch<T, T>(name, scalar::LeakyRelu<T>{slope}, out, {&in[0]});
+        }
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
 // Two inputs of one dtype (bool too), a bool result.
 template <typename F>
 Kernel predicate2(const char* name) {
@@ -493,6 +512,8 @@ void add_elementwise_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "hardtanh", clamp("hardtanh"));
   r.add_kernel("cuda", "clamp_backward", clamp_backward("clamp_backward", false));
   r.add_kernel("cuda", "hardtanh_backward", clamp_backward("hardtanh_backward", true));
+  r.add_kernel("cuda", "leaky_relu", leaky_relu("leaky_relu", false));
+  r.add_kernel("cuda", "leaky_relu_backward", leaky_relu("leaky_relu_backward", true));
 
   r.add_kernel("cuda", "add_scalar", with_scalar<scalar::Add>("add_scalar"));
   r.add_kernel("cuda", "mul_scalar", with_scalar<scalar::Mul>("mul_scalar"));

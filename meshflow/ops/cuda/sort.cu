@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of ops/sort.cc: cumsum, cumprod, logcumsumexp, their backward ops, sort,
-// kthvalue, flip.
+// kthvalue, max_dim, min_dim, flip.
 //
 // Scans run one thread per line (a tensor seen as [outer, n, inner] around the scanned dim
 // has outer * inner lines of n elements), accumulating floats in double as the CPU does, so
@@ -11,6 +11,8 @@
 // sort: every element's flat index, merge-sorted at once (cub::DeviceMergeSort, stable) by
 // (line, value, position along the line), NaN the largest value as on the CPU; each line's
 // elements then lie together in sorted order and one kernel scatters values and indices.
+//
+// max_dim, min_dim: one thread per line, its running pick (select::replaces) as the CPU's.
 //
 // kthvalue: one thread per line runs torch's quickselect (select_math.h) on its copy of the
 // line in scratch memory, so ties pick the index the CPU (and torch's CPU) picks.
@@ -263,6 +265,46 @@ std::vector<Tensor> kthvalue(const std::vector<Tensor>& in, const KernelContext&
 }
 
 // ---------------------------------------------------------------------------------------
+// max_dim, min_dim
+
+template <bool kMax, typename T>
+__global__ void extreme_kernel(const T* __restrict__ x, T* values, int64_t* indices, Lines lines) {
+  for (int64_t l = first_index(); l < lines.count(); l += grid_step()) {
+    const T* line = x + lines.start(l);
+    T best = line[0];
+    int64_t at = 0;
+    for (int64_t j = 1; j < lines.n; ++j) {
+      const T v = line[j * lines.inner];
+      if (select::replaces<kMax>(best, v)) {
+        best = v;
+        at = j;
+      }
+    }
+    values[l] = best;  // outputs laid out [outer, inner]: line l's result is element l
+    indices[l] = at;
+  }
+}
+
+template <bool kMax>
+Kernel extreme(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Memory& mem = memory_of(in);
+    const int64_t dim = dim_of(name, ctx.attrs, in[0].shape());
+    const Lines lines(in[0].shape(), dim);
+    Tensor values = output(ctx, 0, ctx.output_boxes[0].extent, in[0].dtype(), mem);
+    Tensor indices = output(ctx, 1, ctx.output_boxes[1].extent, DType::kInt64, mem);
+    if (lines.count() == 0) return std::vector<Tensor>{values, indices};
+    visit_with_bool(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      extreme_kernel<kMax><<<blocks_for(lines.count(), kThreads), kThreads, 0, stream()>>>(
+          in[0].data_as<T>(), values.data_as<T>(), indices.data_as<int64_t>(), lines);
+      check_launch(name);
+    });
+    return std::vector<Tensor>{values, indices};
+  };
+}
+
+// ---------------------------------------------------------------------------------------
 // flip
 
 constexpr int kMaxFlipDims = 16;
@@ -321,6 +363,8 @@ void add_sort_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "logcumsumexp_backward", scan_backward<LogcumsumexpLine>("logcumsumexp_backward"));
   r.add_kernel("cuda", "sort", sort);
   r.add_kernel("cuda", "kthvalue", kthvalue);
+  r.add_kernel("cuda", "max_dim", extreme<true>("max_dim"));
+  r.add_kernel("cuda", "min_dim", extreme<false>("min_dim"));
   r.add_kernel("cuda", "flip", flip);
 }
 

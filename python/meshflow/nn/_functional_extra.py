@@ -3,8 +3,8 @@
 ones without (logsigmoid, glu, softsign, tanhshrink, prelu), dropout(inplace=), embedding with
 padding_idx, and scaled_dot_product_attention with attn_mask and dropout_p, as torch 2.x.
 
-Everything is composed of existing ops, so it runs on every device and layout those ops do and
-its gradients are theirs. inplace=True computes out of place and writes the result into the
+Each is its C++ op where one exists (relu, hardtanh, silu, leaky_relu), else composed of
+existing ops, so it runs on every device and layout those ops do and its gradients are theirs. inplace=True computes out of place and writes the result into the
 input (meshflow/_inplace.py), as x.relu_() does."""
 import math
 
@@ -82,9 +82,10 @@ def hardswish(input, inplace=False):
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):
-    """x where x > 0, else negative_slope * x (the gradient at 0 is negative_slope, as torch's)."""
-    out = _maybe_inplace(input, lambda: where(input > 0, input, input * negative_slope), inplace, "leaky_relu")
-    return _C.grad_fn_as(out, "LeakyReluBackward0", input)
+    """x where x > 0, else negative_slope * x: the C++ op leaky_relu, one pass each way (the
+    gradient at 0 is negative_slope, as torch's)."""
+    attrs = {"negative_slope": float(negative_slope)}
+    return _maybe_inplace(input, lambda: apply("leaky_relu", [input], attrs)[0], inplace, "leaky_relu")
 
 
 def leaky_relu_(input, negative_slope=0.01):
