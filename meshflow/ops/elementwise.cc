@@ -12,7 +12,7 @@
 //                       (integers give float32, as torch does); gelu, exact erf form, and
 //                       silu, x sigmoid(x) (floats)
 //   math (torch's names, register_math_ops): the trigonometric, hyperbolic and erf families,
-//                       logs and exponentials of other bases, sign round frac, atan2 fmod hypot
+//                       logs and exponentials of other bases, sign round frac, atan2 fmod remainder hypot
 //                       copysign binary_cross_entropy binary_cross_entropy_with_logits (per
 //                       element); lgamma digamma polygamma (attribute n >= 1) i0 i0e i1 i1e
 //                       erfcx bessel_j0 bessel_j1, the binary zeta gammainc gammaincc
@@ -874,7 +874,7 @@ double scalar_of(const Var& x, const Attrs& attrs) { return scalar_in(x.dtype(),
 
 // ---------------------------------------------------------------------------------------
 // The math ops of torch's names (issue 26): trigonometric, hyperbolic, erf family, logs and
-// exponentials of other bases, sign, round, frac, and the binary atan2, fmod, hypot, copysign.
+// exponentials of other bases, sign, round, frac, and the binary atan2, fmod, remainder, hypot, copysign.
 namespace {
 
 // polygamma(x; n): the n-th derivative of digamma, n >= 1 (n = 0 is the op digamma), in
@@ -1100,6 +1100,10 @@ void register_math_ops(OpRegistry& r) {
                               [](V a, V b, V, V dy) {
                                 return fn::neg(fn::mul(dy, call1("trunc", {fn::div(a, b)})));
                               })));
+  // x - floor(x / y) y: dy and -floor(x / y) dy, as torch.
+  r.add(with_grad(nonzero_integer_divisor(binary("remainder", always({}), scalar::Remainder{})),
+                  binary_grad([](V, V, V, V dy) { return dy; },
+                              [](V a, V b, V, V dy) { return fn::neg(fn::mul(dy, call1("floor_divide", {a, b}))); })));
   r.add(with_grad(floats_only(binary("hypot", always({}), scalar::Hypot{})),
                   binary_grad([](V a, V, V y, V dy) { return fn::div(fn::mul(dy, a), y); },
                               [](V, V b, V y, V dy) { return fn::div(fn::mul(dy, b), y); })));

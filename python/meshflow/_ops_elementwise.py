@@ -568,13 +568,7 @@ def ceil(input):
     return t + cast(gt(input, t), input.dtype)
 
 
-def remainder(input, other):
-    """input - floor(input / other) * other: the sign of the divisor, as Python's % and torch's."""
-    # Bool operands take the other's dtype first (sub refuses bools), as in floor_divide.
-    a, b, dtype = _promote(input, other)
-    _no_bools("remainder", dtype)
-    a, b = (int(v) if isinstance(v, bool) else v for v in (a, b))
-    return a - floor_divide(a, b) * b
+remainder = _binary("remainder", "input % other: the remainder with the divisor's sign (Python's and PyTorch's %).")
 
 
 def silu(input):
