@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "meshflow/autograd/alias.h"
+#include "meshflow/autograd/inference.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/error.h"
 #include "meshflow/device/device.h"
@@ -527,6 +528,10 @@ void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector
     // in-place write through it, whose calls keep the value they read, writes that memory
     // (alias.h).
     const bool copied = reads_input(i) && aliases(in) && !in.requires_grad();
+    if (reads_input(i) && is_inference(in) && !inference_mode_enabled()) {
+      throw std::runtime_error("Inference tensors cannot be saved for backward. To work around you can make a clone "
+                               "to get a normal tensor and use it in autograd.");
+    }
     saved->inputs.emplace_back(copied ? fn::clone(in) : in, /*output=*/false);
     saved->needs_grad.push_back(in.requires_grad());
   }

@@ -514,7 +514,7 @@ def _install():
     Tensor.ndimension = lambda self: self.ndim
     Tensor.nbytes = property(lambda self: self.numel() * self.element_size())
     Tensor.itemsize = property(lambda self: self.element_size())
-    Tensor.is_inference = lambda self: False
+    Tensor.is_inference = lambda self: self._impl.is_inference
     Tensor.is_pinned = lambda self, device=None: False
     Tensor.pin_memory = lambda self, device=None: self  # host memory is host memory: copies are synchronous
     Tensor.is_sparse = property(lambda self: False)
