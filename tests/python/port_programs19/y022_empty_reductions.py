@@ -11,12 +11,12 @@ try:
     e.max()
     outs["max"] = "ok"
 except (RuntimeError, IndexError) as ex:
-    outs["max"] = type(ex).__name__
+    outs["max"] = isinstance(ex, RuntimeError)
 try:
     e.amax(0)
     outs["amax0"] = "ok"
 except (RuntimeError, IndexError) as ex:
-    outs["amax0"] = type(ex).__name__
+    outs["amax0"] = isinstance(ex, IndexError)
 outs["any"] = e.any(); outs["all"] = e.all(); outs["count"] = e.count_nonzero(); outs["nansum"] = e.nansum()
 outs["std"] = torch.zeros(1).std()
 report(**outs)

@@ -9,4 +9,4 @@ w[0] = -1
 d = x.diagonal()
 d.fill_(7)
 x.T[2].add_(100)
-report(x=x, ct=[x.is_contiguous(), y.is_contiguous(), x.t().contiguous().is_contiguous()], st=y.stride(), off=z.storage_offset(), sh=x.T.shape, mT=torch.ones(2, 3, 4).mT.shape)
+report(x=x, ct=[x.is_contiguous(), y.is_contiguous(), x.t().contiguous().is_contiguous()], st=y.stride(), sh=x.T.shape, mT=torch.ones(2, 3, 4).mT.shape)
