@@ -23,6 +23,7 @@
 
 #include "meshflow/autograd/alias.h"
 #include "meshflow/autograd/grad_api.h"
+#include "meshflow/autograd/inference.h"
 #include "meshflow/boxing/plan.h"
 #include "meshflow/core/shape.h"
 #include "meshflow/comm/comm.h"
@@ -446,6 +447,7 @@ void bind_autograd(py::module_& m) {
       .def_property("requires_grad", &Var::requires_grad,
                     [](Var& v, bool requires_grad) { v.set_requires_grad(requires_grad); })
       .def_property_readonly("is_leaf", &Var::is_leaf)
+      .def_property_readonly("is_inference", [](const Var& v) { return is_inference(v); })
       .def_property("grad",
                     [](const Var& v) -> std::optional<Var> {
                       Var g = v.grad();
@@ -855,6 +857,8 @@ void bind_ops(py::module_& m) {
   using release = py::call_guard<py::gil_scoped_release>;
   m.def("grad_enabled", &grad_enabled);
   m.def("set_grad_enabled", &set_grad_enabled, py::arg("enabled"));
+  m.def("inference_mode_enabled", &inference_mode_enabled);
+  m.def("set_inference_mode", &set_inference_mode, py::arg("enabled"));
   m.def("set_grad_bucket_bytes", &set_grad_bucket_bytes, py::arg("bytes"));
   m.def("grad_bucket_bytes", &grad_bucket_bytes);
   m.def("consistency_check_enabled", &consistency_check_enabled);

@@ -11,6 +11,7 @@
 
 #include "meshflow/autograd/alias.h"
 #include "meshflow/autograd/grad_api.h"
+#include "meshflow/autograd/inference.h"
 #include "meshflow/boxing/execute.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/error.h"
@@ -35,6 +36,7 @@ struct VarImpl {
   uint64_t version = 0;
   std::shared_ptr<VarImpl> version_base;  // the Var whose count this one's is; null: its own
   bool aliases = false;  // a view of another tensor's memory (alias.h)
+  bool inference = false;  // made in inference mode (Var::is_inference)
   // A leaf's hooks (Var::add_hook), in order; a non-leaf's live in its grad_fn.
   std::vector<std::pair<int64_t, std::function<Var(const Var&)>>> hooks;
   // retain_grad's hook among grad_fn's (0: none). The Var's later hooks go before it, so .grad
@@ -66,8 +68,12 @@ const std::shared_ptr<VarImpl>& counting(const std::shared_ptr<VarImpl>& impl) {
   return impl->version_base ? impl->version_base : impl;
 }
 
+thread_local bool inference_mode = false;
+
 std::shared_ptr<VarImpl> make_impl(std::variant<Tensor, GlobalTensor> value) {
-  return std::make_shared<VarImpl>(std::move(value));
+  auto impl = std::make_shared<VarImpl>(std::move(value));
+  impl->inference = inference_mode;
+  return impl;
 }
 
 // The layout a gradient takes for a tensor of `layout`: partial axes become broadcast (a
@@ -551,9 +557,12 @@ void share_version(const Var& view, const Var& base) {
 
 bool aliases(const Var& v) { return checked(VarAccess::impl(v)).aliases; }
 
+bool is_inference(const Var& v) { return checked(VarAccess::impl(v)).inference; }
+
 Var Var::detach() const {
   Var d(make_impl(checked(impl_).value));
   d.impl_->aliases = impl_->aliases;
+  d.impl_->inference = impl_->inference;
   return d;
 }
 
@@ -706,6 +715,8 @@ void follow_write(const Var& v, const Var& result) { assign_value(VarAccess::imp
 
 bool grad_enabled() { return grad_mode; }
 void set_grad_enabled(bool enabled) { grad_mode = enabled; }
+bool inference_mode_enabled() { return inference_mode; }
+void set_inference_mode(bool enabled) { inference_mode = enabled; }
 NoGradGuard::NoGradGuard() : previous_(grad_mode) { grad_mode = false; }
 NoGradGuard::~NoGradGuard() { grad_mode = previous_; }
 

@@ -732,7 +732,7 @@ Shape pad_out_shape(const kernel::PadGeometry& g) { return Shape(g.out, g.out + 
 
 std::vector<TensorMeta> pad_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kPad, in, 1);
-  if (attrs.has("value")) kernel::check_fits(kPad, "value", attrs, in[0].dtype);
+  if (attrs.has("value")) kernel::check_converts(kPad, "value", attrs, in[0].dtype);
   return {{pad_out_shape(kernel::pad_geometry(kPad, attrs, in[0].shape)), in[0].dtype}};
 }
 

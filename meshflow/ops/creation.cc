@@ -3,7 +3,8 @@
 //   zeros, ones                  "shape" (ints >= 0), "dtype" (float32 when absent)
 //   full                         and "value" (an int attribute stays exact for int dtypes),
 //                                which must convert to the dtype as torch's fill_ allows
-//                                (check_fill_value); halves are its own, not widened
+//                                (check_fill_value; "checked", a bool: even into one half
+//                                element); halves are its own, not widened
 //   arange                       "start", "end", "step", "dtype": start + i * step for
 //                                i < ceil((end - start) / step)
 //   rand, randn                  "shape", "dtype" (float32 or float64), "seed", "offset"
@@ -52,14 +53,7 @@ Generator& generator() {
   return *g;
 }
 
-// The exact value of an int attribute (reading it as a double rounds above 2^53); nullopt
-// for a float attribute.
-std::optional<int64_t> exact_int(const Attrs& attrs, const std::string& key) {
-  for (const auto& [k, v] : attrs.items()) {
-    if (k == key && std::holds_alternative<int64_t>(v)) return std::get<int64_t>(v);
-  }
-  return std::nullopt;
-}
+using kernel::exact_int;
 
 std::string str(double value) {
   std::ostringstream out;
@@ -154,33 +148,24 @@ void fill_by_logical_index(const Tensor& out, const Box& box, const Shape& logic
 
 // ---- zeros, ones, full ----
 
-// Throws unless full's "value" converts to `dtype` as torch's fill_ (c10::checked_convert)
-// allows: a float dtype takes infinities, NaN and finite values up to its largest in magnitude
-// (float16: 65504); an unsigned one also takes ints down to -max, in two's complement (uint8:
-// -1 is 255); other integers as kernel::check_fits; bool and complex anything.
+// Throws unless full's "value" converts to `dtype` as torch's fill_ allows
+// (kernel::check_converts), where uint8 also takes ints down to -255, in two's complement
+// (-1 is 255).
 void check_fill_value(const std::string& op, const Attrs& attrs, DType dtype) {
-  if (is_floating(dtype)) {
-    const double x = attrs.get_float("value");
-    const double max = dtype == DType::kFloat16    ? kHalfMax
-                       : dtype == DType::kBFloat16 ? 0x1.fep127
-                       : dtype == DType::kFloat32  ? std::numeric_limits<float>::max()
-                                                   : std::numeric_limits<double>::max();
-    if (std::isfinite(x) && std::fabs(x) > max) {
-      op_error(op, "value " + str(x) + " cannot be converted to type " + dtype_name(dtype) +
-                       " without overflow; expected a finite value in [-" + str(max) + ", " + str(max) +
-                       "], an infinity or NaN");
-    }
-    return;
-  }
   const std::optional<int64_t> exact = exact_int(attrs, "value");
   if (dtype == DType::kUInt8 && exact && *exact < 0 && *exact >= -255) return;
-  kernel::check_fits(op, "value", attrs, dtype);
+  kernel::check_converts(op, "value", attrs, dtype);
 }
 
 OpDef constant_op(const std::string& name, std::optional<double> fixed) {
   MetaRule meta = [fixed](const std::string& op, const Attrs& attrs) {
     TensorMeta m = meta_from_shape(op, attrs);
-    if (!fixed) check_fill_value(op, attrs, m.dtype);
+    // torch's fill_ converts a number into one element of a half dtype unchecked
+    // (full((1,), 1e5, dtype=float16) is inf); masked_fill's and index_fill's number is
+    // checked there too ("checked").
+    const bool checked = attrs.has("checked") && attrs.get_bool("checked");
+    const bool unchecked = is_half(m.dtype) && numel(m.shape) == 1 && !checked;
+    if (!fixed && !unchecked) check_fill_value(op, attrs, m.dtype);
     return m;
   };
   Fill fill = [fixed](const Tensor& out, const KernelContext& ctx) {

@@ -12,7 +12,7 @@
 //                       (integers give float32, as torch does); gelu, exact erf form, and
 //                       silu, x sigmoid(x) (floats)
 //   math (torch's names, register_math_ops): the trigonometric, hyperbolic and erf families,
-//                       logs and exponentials of other bases, sign round frac, atan2 fmod hypot
+//                       logs and exponentials of other bases, sign round frac, atan2 fmod remainder hypot
 //                       copysign binary_cross_entropy binary_cross_entropy_with_logits (per
 //                       element); lgamma digamma polygamma (attribute n >= 1) i0 i0e i1 i1e
 //                       erfcx bessel_j0 bessel_j1, the binary zeta gammainc gammaincc
@@ -51,6 +51,10 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iomanip>
+#include <limits>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <type_traits>
 #include <variant>
@@ -659,16 +663,39 @@ Rules rpow_rules(const std::vector<TensorMeta>& in, const Attrs& attrs) {
 constexpr const char* kClampBackward = "clamp_backward";
 constexpr const char* kHardtanhBackward = "hardtanh_backward";
 
-// Checks that the bounds are numbers that fit in `dtype`, at least one of them (hardtanh:
-// both, min <= max).
+// Checks that the bounds are numbers that convert to `dtype` (kernel::check_converts), at
+// least one of them (hardtanh: both, min <= max). An integer dtype takes a bound past its
+// range where it changes nothing (uint8's min -5 or max 300: kernel::clamp_bounds) and
+// refuses one past the other end (min 300), as torch's; a float bound truncates toward zero.
 void check_bounds(const std::string& name, const Attrs& attrs, DType dtype, bool hardtanh) {
   const bool lo = attrs.has("min"), hi = attrs.has("max");
   if (!lo && !hi) op_error(name, "has neither min nor max; expected at least one bound");
   if (hardtanh && !(lo && hi)) op_error(name, "needs both min and max");
+  const bool integers = !is_floating(dtype) && !is_complex(dtype) && dtype != DType::kBool;
   for (const char* key : {"min", "max"}) {
     if (!attrs.has(key)) continue;
-    attrs.get_float(key);
-    kernel::check_fits(name, key, attrs, dtype);
+    const double x = attrs.get_float(key);
+    if (!integers) {
+      kernel::check_converts(name, key, attrs, dtype);
+      continue;
+    }
+    if (std::isnan(x)) op_error(name, std::string(key) + " is NaN; expected a number for a " + dtype_name(dtype) + " tensor");
+    const bool is_min = std::string(key) == "min";
+    visit_numbers(dtype, [&](auto v) {
+      using T = decltype(v);
+      const int64_t end = is_min ? static_cast<int64_t>(std::numeric_limits<T>::max())
+                                 : static_cast<int64_t>(std::numeric_limits<T>::lowest());
+      const std::optional<int64_t> exact = kernel::exact_int(attrs, key);
+      const double bound = std::trunc(x), edge = static_cast<double>(end);
+      const bool past = exact ? (is_min ? *exact > end : *exact < end) : (is_min ? bound > edge : bound < edge);
+      if (past) {
+        std::ostringstream shown;
+        shown << std::setprecision(17) << bound;
+        op_error(name, std::string(key) + " " + (exact ? std::to_string(*exact) : shown.str()) +
+                           " is outside the representable range of " + dtype_name(dtype) + "; expected " +
+                           (is_min ? "at most " : "at least ") + std::to_string(end));
+      }
+    });
   }
   if (hardtanh && attrs.get_float("min") > attrs.get_float("max")) {
     op_error(name, "min_val cannot be greater than max_val; expected min_val <= max_val");
@@ -951,7 +978,7 @@ double scalar_of(const Var& x, const Attrs& attrs) { return scalar_in(x.dtype(),
 
 // ---------------------------------------------------------------------------------------
 // The math ops of torch's names (issue 26): trigonometric, hyperbolic, erf family, logs and
-// exponentials of other bases, sign, round, frac, and the binary atan2, fmod, hypot, copysign.
+// exponentials of other bases, sign, round, frac, and the binary atan2, fmod, remainder, hypot, copysign.
 namespace {
 
 // polygamma(x; n): the n-th derivative of digamma, n >= 1 (n = 0 is the op digamma), in
@@ -1177,6 +1204,10 @@ void register_math_ops(OpRegistry& r) {
                               [](V a, V b, V, V dy) {
                                 return fn::neg(fn::mul(dy, call1("trunc", {fn::div(a, b)})));
                               })));
+  // x - floor(x / y) y: dy and -floor(x / y) dy, as torch.
+  r.add(with_grad(nonzero_integer_divisor(binary("remainder", always({}), scalar::Remainder{})),
+                  binary_grad([](V, V, V, V dy) { return dy; },
+                              [](V a, V b, V, V dy) { return fn::neg(fn::mul(dy, call1("floor_divide", {a, b}))); })));
   r.add(with_grad(floats_only(binary("hypot", always({}), scalar::Hypot{})),
                   binary_grad([](V a, V, V y, V dy) { return fn::div(fn::mul(dy, a), y); },
                               [](V, V b, V y, V dy) { return fn::div(fn::mul(dy, b), y); })));

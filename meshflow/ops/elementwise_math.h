@@ -134,6 +134,15 @@ MF_HOST_DEVICE T truncated_remainder(T x, T y) {
   }
 }
 
+// Python's % and torch.remainder: the remainder with the divisor's sign, fmod's moved by one
+// divisor where the signs differ, so exact (x - floor(x / y) y rounds away what it keeps:
+// (1e7 + 0.3) % 0.7 would be 0) and signed as fmod's (-0.0 % 3 is -0.0); integers' x % -1 is 0.
+template <typename T>
+MF_HOST_DEVICE T floored_remainder(T x, T y) {
+  const T r = truncated_remainder(x, y);
+  return r != 0 && (r < 0) != (y < 0) ? static_cast<T>(r + y) : r;
+}
+
 // torch.pow: floats std::pow; integers kernel::integer_power.
 template <typename T>
 MF_HOST_DEVICE T power(T base, T exp) {
@@ -298,6 +307,7 @@ MF_SCALAR2(Mul, T, wrapping<Wrapping::kMul>(x, y))
 MF_SCALAR2(Div, T, trunc_div(x, y))
 MF_SCALAR2(FloorDivide, T, floor_div(x, y))
 MF_SCALAR2(Fmod, T, truncated_remainder(x, y))
+MF_SCALAR2(Remainder, T, floored_remainder(x, y))
 // NaN wins, as in torch.maximum and torch.minimum.
 MF_SCALAR2(Maximum, T, x > y || is_nan(x) ? x : y)
 MF_SCALAR2(Minimum, T, x < y || is_nan(x) ? x : y)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -10,12 +11,12 @@
 #include <utility>
 
 #include "meshflow/autograd/alias.h"
+#include "meshflow/autograd/inference.h"
 #include "meshflow/comm/comm.h"
 #include "meshflow/core/error.h"
 #include "meshflow/device/device.h"
 #include "meshflow/ops/autocast_cache.h"
 #include "meshflow/ops/creation.h"
-#include "meshflow/ops/fill_value.h"
 #include "meshflow/ops/in_place.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/ops/replication.h"
@@ -527,6 +528,10 @@ void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector
     // in-place write through it, whose calls keep the value they read, writes that memory
     // (alias.h).
     const bool copied = reads_input(i) && aliases(in) && !in.requires_grad();
+    if (reads_input(i) && is_inference(in) && !inference_mode_enabled()) {
+      throw std::runtime_error("Inference tensors cannot be saved for backward. To work around you can make a clone "
+                               "to get a normal tensor and use it in autograd.");
+    }
     saved->inputs.emplace_back(copied ? fn::clone(in) : in, /*output=*/false);
     saved->needs_grad.push_back(in.requires_grad());
   }
@@ -1197,7 +1202,10 @@ bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::vari
   const double v = !number            ? 0.0
                    : number->is_float() ? std::get<double>(number->value())
                                         : static_cast<double>(std::get<int64_t>(number->value()));
-  if (number && &x.local().memory() == &host_memory() && (dtype == DType::kFloat32 || dtype == DType::kFloat64)) {
+  // (A float32 one past float32's range goes to full, which refuses it as torch's fill_.)
+  const bool fits = dtype == DType::kFloat64 || !std::isfinite(v) || std::fabs(v) <= std::numeric_limits<float>::max();
+  if (number && &x.local().memory() == &host_memory() && (dtype == DType::kFloat32 || dtype == DType::kFloat64) &&
+      fits) {
     // A float number for a host float tensor: made here as the full op's kernel makes it (the
     // number as a double, rounded once to the dtype), without issuing the op.
     Tensor t = Tensor::empty(Shape(static_cast<size_t>(ndim), 1), dtype);
@@ -1210,16 +1218,15 @@ bool write_basic_index(Var x, const std::vector<IndexItem>& key, const std::vari
   } else if (number) {
     static const OpDef& full = find_op("full");
     // Written as torch's fill_ of x[key], which refuses a number past the dtype's range, but
-    // for one element: torch's fill_ of one element converts unchecked (h[0] = 1e5 of a
-    // float16 h is inf), so a float beyond float16's range (the least of the float dtypes')
-    // is cast there.
-    const bool cast_after = is_floating(x.dtype()) && std::fabs(v) > kHalfMax && numel(plan.shape) == 1;
+    // for one element of a half dtype (h[0] = 1e5 of a float16 h is inf): full's rules, when
+    // the key picks one element.
+    const bool one = numel(plan.shape) == 1;
     values = on_device_of(first_of(full, {},
-                                   moved_attrs(std::pair{"dtype", AttrValue(cast_after ? DType::kFloat64 : x.dtype())},
+                                   moved_attrs(std::pair{"dtype", AttrValue(x.dtype())},
                                                std::pair{"shape", AttrValue(std::vector<int64_t>(ndim, 1))},
-                                               std::pair{"value", AttrValue(number->value())})),
+                                               std::pair{"value", AttrValue(number->value())},
+                                               std::pair{"checked", AttrValue(!one)})),
                           x);
-    if (cast_after) values = cast(values, x.dtype());
   } else {
     values = std::get<Var>(value);
     const std::optional<Shape> shape = slice_values_shape(plan, ndim, values.shape());

@@ -2,11 +2,13 @@
 #include "meshflow/ops/kernel_util.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <limits>
 #include <sstream>
 
 #include "meshflow/core/error.h"
+#include "meshflow/ops/fill_value.h"
 
 namespace mf::kernel {
 
@@ -49,6 +51,25 @@ void check_fits(const std::string& op, const std::string& key, const Attrs& attr
     op_error(op, key + " " + shown + " does not fit in " + dtype_name(dtype) + "; expected a value in [" +
                      std::to_string(lo) + ", " + std::to_string(hi) + "]");
   });
+}
+
+void check_converts(const std::string& op, const std::string& key, const Attrs& attrs, DType dtype) {
+  if (!is_floating(dtype)) return check_fits(op, key, attrs, dtype);
+  const double x = attrs.get_float(key);
+  const double max = dtype == DType::kFloat16    ? kHalfMax
+                     : dtype == DType::kBFloat16 ? 0x1.fep127
+                     : dtype == DType::kFloat32  ? std::numeric_limits<float>::max()
+                                                 : std::numeric_limits<double>::max();
+  if (std::isfinite(x) && std::fabs(x) > max) {
+    auto shown = [](double v) {
+      std::ostringstream out;
+      out << v;
+      return out.str();
+    };
+    op_error(op, key + " " + shown(x) + " cannot be converted to type " + dtype_name(dtype) +
+                     " without overflow; expected a finite value in [-" + shown(max) + ", " + shown(max) +
+                     "], an infinity or NaN");
+  }
 }
 
 void expect_same_dtype(const std::string& op, const TensorMeta& a, const TensorMeta& b) {

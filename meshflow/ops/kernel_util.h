@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -26,6 +27,11 @@ void expect_same_dtype(const std::string& op, const TensorMeta& a, const TensorM
 // at any size, or a float) fits in `dtype`: integer dtypes hold [lowest, max]; a float dtype
 // takes any number (beyond its range a number becomes an infinity, as in PyTorch).
 void check_fits(const std::string& op, const std::string& key, const Attrs& attrs, DType dtype);
+// The same as torch converts a number to an element with c10::checked_convert (fill_, clamp's
+// bounds, pad's value): a float dtype takes infinities, NaN and finite values up to its
+// largest in magnitude (float16: 65504) and refuses the rest ("cannot be converted to type
+// float16 without overflow"); integers as check_fits; bool and complex anything.
+void check_converts(const std::string& op, const std::string& key, const Attrs& attrs, DType dtype);
 
 // NumPy broadcasting; throws "[op] shapes ... cannot be broadcast".
 Shape broadcast_shapes(const std::string& op, const Shape& a, const Shape& b);
@@ -159,21 +165,30 @@ T identity(ReduceOp op) {
   return T{0};
 }
 
+// The exact value of int attribute `key` (reading it as a double rounds above 2^53); nullopt
+// for a float attribute or none.
+inline std::optional<int64_t> exact_int(const Attrs& attrs, const std::string& key) {
+  for (const auto& [name, value] : attrs.items()) {
+    if (name == key && std::holds_alternative<int64_t>(value)) return std::get<int64_t>(value);
+  }
+  return std::nullopt;
+}
+
 // Attribute `key` in dtype T, as an elementwise kernel reads a scalar (add_scalar's "value",
 // clamp's bounds): an int attribute stays exact for integers beyond 2^53. For the CPU's
 // kernels and the GPU's alike.
 template <typename T>
 T scalar_attr(const Attrs& attrs, const std::string& key) {
   if constexpr (std::is_integral_v<T>) {
-    for (const auto& [name, value] : attrs.items()) {
-      if (name == key && std::holds_alternative<int64_t>(value)) return static_cast<T>(std::get<int64_t>(value));
-    }
+    if (const std::optional<int64_t> i = exact_int(attrs, key)) return static_cast<T>(*i);
   }
   return static_cast<T>(attrs.get_float(key));
 }
 
 // clamp's and hardtanh's bounds in T (attributes "min", "max"): an absent one is the end of
-// T's range (an infinity for floats), which no element passes.
+// T's range (an infinity for floats), which no element passes; for integers a float bound
+// truncates toward zero, and one past T's range is its end (torch's: uint8's clamp(max=300)
+// changes nothing; infer refuses a bound past the other end, which would change everything).
 template <typename T>
 struct ClampBounds {
   T lo, hi;
@@ -184,8 +199,18 @@ struct ClampBounds {
 template <typename T>
 ClampBounds<T> clamp_bounds(const Attrs& attrs) {
   const bool has_lo = attrs.has("min"), has_hi = attrs.has("max");
-  return {has_lo ? scalar_attr<T>(attrs, "min") : identity<T>(ReduceOp::kMax),
-          has_hi ? scalar_attr<T>(attrs, "max") : identity<T>(ReduceOp::kMin), has_lo, has_hi};
+  auto bound = [&](const char* key) {
+    if constexpr (std::is_integral_v<T>) {
+      constexpr T lo = std::numeric_limits<T>::lowest(), hi = std::numeric_limits<T>::max();
+      if (const std::optional<int64_t> i = exact_int(attrs, key)) return *i <= lo ? lo : *i >= hi ? hi : static_cast<T>(*i);
+      const double x = attrs.get_float(key);
+      return x <= static_cast<double>(lo) ? lo : x >= static_cast<double>(hi) ? hi : static_cast<T>(x);
+    } else {
+      return scalar_attr<T>(attrs, key);
+    }
+  };
+  return {has_lo ? bound("min") : identity<T>(ReduceOp::kMax), has_hi ? bound("max") : identity<T>(ReduceOp::kMin),
+          has_lo, has_hi};
 }
 
 }  // namespace mf::kernel

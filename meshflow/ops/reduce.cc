@@ -31,6 +31,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "meshflow/core/error.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/onednn.h"
@@ -438,9 +439,12 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
     Shape out;
     for (size_t d = 0; d < shape.size(); ++d) {
       if (reduced[d] && op != ReduceOp::kSum && shape[d] == 0) {
-        op_error(name, "cannot reduce dim " + std::to_string(d) + " of size 0 of a tensor of shape " +
-                           to_string(shape) + ": the " + reduce_op_name(op) +
-                           " of nothing has no value; expected nonempty reduced dims");
+        // An IndexError where the dims are named (amax(x, 0)), as torch's; of every dim, not.
+        const std::string message = "cannot reduce dim " + std::to_string(d) + " of size 0 of a tensor of shape " +
+                                    to_string(shape) + ": the " + reduce_op_name(op) +
+                                    " of nothing has no value; expected nonempty reduced dims";
+        if (attrs.get_ints("dims").empty()) op_error(name, message);
+        index_error(name, message);
       }
       if (!reduced[d]) out.push_back(shape[d]);
       if (reduced[d] && keepdim(attrs)) out.push_back(1);

@@ -38,6 +38,17 @@ class dtype:
     def is_signed(self):
         return self.numpy.kind not in "bu"  # bool, uint8, quint8
 
+    def to_complex(self):
+        """The complex dtype of a float32 or float64 one's precision, as torch.dtype's
+        (complex ones as they are; meshflow has no complex32, float16's)."""
+        if self.name not in ("float32", "float64", "complex64", "complex128"):
+            raise RuntimeError(f"to_complex: {self!r} has no complex counterpart; expected float32 or float64")
+        return complex_of(self)
+
+    def to_real(self):
+        """The float dtype of a complex dtype's parts; real ones as they are (torch.dtype's)."""
+        return real_of(self)
+
     @property
     def itemsize(self):
         """Bytes per element, as torch.dtype's (bfloat16: 2, though its NumPy values are float32)."""

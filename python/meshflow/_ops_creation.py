@@ -9,6 +9,7 @@ local call after the same manual_seed would give (see meshflow/ops/creation.h).
 """
 import functools as _functools
 import numbers
+import operator
 
 import numpy as _np
 
@@ -21,6 +22,17 @@ __all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed", "g
            "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "eye", "linspace"]
 
 
+def _dim(d):
+    """A dim of a size as an int: an int or what has __index__ (a NumPy int, a 0-d integer
+    tensor), as torch's take; None for anything else (bools too)."""
+    if isinstance(d, bool):
+        return None
+    try:
+        return operator.index(d)
+    except TypeError:
+        return None
+
+
 def _size(name, size, keyword=None):
     """The shape from f(2, 3), f((2, 3)) / f([2, 3]) or torch's keyword f(size=(2, 3))."""
     if keyword is not None:
@@ -29,9 +41,12 @@ def _size(name, size, keyword=None):
         size = (keyword,) if isinstance(keyword, numbers.Integral) else (tuple(keyword),)
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = size[0]
-    for d in size:
-        if not isinstance(d, numbers.Integral) or isinstance(d, bool):
+    if not all(type(d) is int for d in size):
+        dims = [_dim(d) for d in size]
+        if None in dims:
             raise TypeError(f"{name}: sizes must be ints, got {tuple(size)!r}")
+        size = dims
+    for d in size:
         if d < 0:
             raise _C.OpError(f"{name}: size {tuple(size)!r} has a negative dim; expected sizes >= 0")
     numel = 1

@@ -74,10 +74,11 @@ def _scalar_tensor(value, dtype, like):
 
 def _filled(value, like):
     """`value` as a 0-d tensor of `like`'s dtype, device and placement (broadcast), converted by
-    C++'s full as torch's fill_ converts it (refusing an overflow); a complex one as it is."""
+    C++'s full as torch's fill_ converts it (refusing an overflow, "checked": even for one
+    element); a complex one as it is."""
     if not isinstance(value, numbers.Real):
         return _scalar_tensor(value, like.dtype, like)
-    attrs = {"shape": [], "dtype": getattr(_C.DType, like.dtype.name),
+    attrs = {"shape": [], "dtype": getattr(_C.DType, like.dtype.name), "checked": True,
              "value": int(value) if isinstance(value, numbers.Integral) else float(value)}
     if like.is_global:
         placement = like.placement
@@ -531,8 +532,10 @@ def clamp(input, min=None, max=None):
 
 def _bounded(name, input, min, max):
     """The C++ op `name` (clamp or hardtanh) of input and number bounds, in torch's result
-    dtype (an integer tensor with a float bound is clamped in the default float dtype)."""
-    floating = input.dtype.is_floating_point  # a real number beside it keeps its dtype: no _promote's cost
+    dtype: clamp's promotes (an integer tensor with a float bound is clamped in the default
+    float dtype), hardtanh's is the input's (an integer one's float bounds truncate)."""
+    # a real number beside a float tensor, or any beside hardtanh's, keeps its dtype: no _promote's cost
+    floating = input.dtype.is_floating_point or name == "hardtanh"
     for bound in (min, max):
         if bound is not None:
             _check_number(bound)
@@ -568,13 +571,7 @@ def ceil(input):
     return t + cast(gt(input, t), input.dtype)
 
 
-def remainder(input, other):
-    """input - floor(input / other) * other: the sign of the divisor, as Python's % and torch's."""
-    # Bool operands take the other's dtype first (sub refuses bools), as in floor_divide.
-    a, b, dtype = _promote(input, other)
-    _no_bools("remainder", dtype)
-    a, b = (int(v) if isinstance(v, bool) else v for v in (a, b))
-    return a - floor_divide(a, b) * b
+remainder = _binary("remainder", "input % other: the remainder with the divisor's sign (Python's and PyTorch's %).")
 
 
 def silu(input):

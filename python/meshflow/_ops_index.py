@@ -718,7 +718,8 @@ def index_fill_source(input, dim, index, value):
             raise RuntimeError(f"index_fill only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.ndim} dimension(s)")
         return broadcast_to(_values_like(input, value, []), shape)
-    return _values_like(input, value, shape)
+    from ._ops_elementwise import _filled  # converted as masked_fill's: checked even into one element
+    return broadcast_to(_filled(value, input), shape)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -38,10 +38,23 @@ __all__ = ["pi", "e", "inf", "nan", "newaxis", "set_float32_matmul_precision", "
            "diagflat", "logaddexp2", "inner", "ger", "addmv", "addr", "addbmm", "positive", "select",
            "unravel_index", "trapezoid", "trapz", "cumulative_trapezoid", "renorm", "xlogy", "vander", "msort",
            "dstack", "row_stack", "combinations", "cov", "corrcoef", "mode", "hann_window", "hamming_window",
-           "blackman_window", "bartlett_window", "strided"]
+           "blackman_window", "bartlett_window", "layout", "strided"]
 
 pi, e, inf, nan, newaxis = math.pi, math.e, math.inf, math.nan, None
-strided = "strided"  # torch.strided: the one layout meshflow's tensors have
+
+
+class layout:
+    """torch.layout: how a tensor's elements lie (strided, sparse_coo), printed as torch's
+    (`meshflow.strided`); one object of each, compared by identity."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"meshflow.{self.name}"
+
+
+strided = layout("strided")  # the layout of meshflow's dense tensors
 
 _settings = {"matmul_precision": "highest", "deterministic": False, "warn_only": False}
 
@@ -501,7 +514,7 @@ def _install():
     Tensor.ndimension = lambda self: self.ndim
     Tensor.nbytes = property(lambda self: self.numel() * self.element_size())
     Tensor.itemsize = property(lambda self: self.element_size())
-    Tensor.is_inference = lambda self: False
+    Tensor.is_inference = lambda self: self._impl.is_inference
     Tensor.is_pinned = lambda self, device=None: False
     Tensor.pin_memory = lambda self, device=None: self  # host memory is host memory: copies are synchronous
     Tensor.is_sparse = property(lambda self: False)

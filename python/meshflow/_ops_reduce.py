@@ -198,8 +198,11 @@ def logsumexp(input, dim, keepdim=False):
     from ._ops_elementwise import cast, exp, log, where
     if not input.dtype.is_floating_point and not input.dtype.is_complex:
         input = cast(input, "float32")
-    top = amax(input.real if input.dtype.is_complex else input, dim, keepdim=True).detach()
-    top = where(top.abs() == float("inf"), 0.0, top)  # all -inf (or inf) rows: no nan from inf - inf
+    if input.numel():
+        top = amax(input.real if input.dtype.is_complex else input, dim, keepdim=True).detach()
+        top = where(top.abs() == float("inf"), 0.0, top)  # all -inf (or inf) rows: no nan from inf - inf
+    else:  # nothing has no maximum; its logsumexp is log 0 = -inf (torch's), as the sum makes it
+        top = 0.0
     out = log(sum(exp(input - top), dim, keepdim=True)) + top
     if not keepdim:
         out = out.reshape([n for d, n in enumerate(out.shape) if d not in [k % input.ndim for k in _dims(dim)]])

@@ -10,7 +10,6 @@ naming it, when a second backward reaches it.
 """
 import contextlib
 import functools
-import threading
 
 import numpy as np
 
@@ -72,26 +71,24 @@ class set_grad_enabled(_GradMode):
         return type(self)(self._mode)
 
 
-_inference = threading.local()  # this thread's inference_mode setting, as torch's (per thread)
-
-
 class inference_mode(_GradMode):
-    """torch.inference_mode: here no_grad that is_inference_mode_enabled() reports (mode=False:
-    grad mode on and inference mode off in the scope, as torch's); tensors made in it are
-    ordinary tensors."""
+    """torch.inference_mode: no_grad whose tensors are inference tensors (is_inference();
+    autograd refuses to save them for backward outside the mode, as torch's), and which
+    is_inference_mode_enabled() reports (mode=False: grad mode on and inference mode off in
+    the scope, as torch's)."""
 
     def __init__(self, mode=True):
         self._enabled = bool(mode)
 
     def __enter__(self):
         self._previous = _C.grad_enabled()
-        self._previous_inference = is_inference_mode_enabled()
+        self._previous_inference = _C.inference_mode_enabled()
         _C.set_grad_enabled(not self._enabled)
-        _inference.enabled = self._enabled
+        _C.set_inference_mode(self._enabled)
         return self
 
     def __exit__(self, *exc):
-        _inference.enabled = self._previous_inference
+        _C.set_inference_mode(self._previous_inference)
         super().__exit__(*exc)
 
     def clone(self):
@@ -99,7 +96,7 @@ class inference_mode(_GradMode):
 
 
 def is_inference_mode_enabled():
-    return getattr(_inference, "enabled", False)
+    return _C.inference_mode_enabled()
 
 
 def _as_tuple(tensors, what):

@@ -10,11 +10,12 @@ import math
 import numbers
 
 from . import _dtype
+from ._ops_port import layout as _layout
 from ._tensor import Size as _Size, Tensor as _Tensor
 
 __all__ = ["SparseTensor", "sparse_coo_tensor", "mm", "sum", "addmm"]
 
-sparse_coo = "sparse_coo"  # torch.sparse_coo, a layout
+sparse_coo = _layout("sparse_coo")  # torch.sparse_coo
 
 
 def _local_cpu(t, what):

@@ -238,7 +238,7 @@ std::vector<GradCall> math_calls() {
   calls.push_back({"polygamma", {px}, {{"n", int64_t{3}}}});
   for (const char* op : {"i0", "i0e", "i1", "i1e", "erfcx", "bessel_j0", "bessel_j1"}) calls.push_back({op, {x}});
   calls.push_back({"acosh", {uniform({4, 3}, 1.2, 3, 1)}});
-  for (const char* op : {"atan2", "hypot", "copysign", "fmod"}) {
+  for (const char* op : {"atan2", "hypot", "copysign", "fmod", "remainder"}) {
     calls.push_back({op, {away_from_zero({4, 3}, 1), away_from_zero({3}, 2)}});
   }
   calls.push_back({"binary_cross_entropy_with_logits", {away_from_zero({4, 3}, 1), uniform({4, 3}, 0, 1, 2)}});

@@ -297,8 +297,17 @@ TEST(ElementwiseClamp, EverySignatureMatchesOneDeviceAndTorchsValues) {
                     ints({INT64_MAX - 1, -3, 7}), 0));
   expect_error([&] { local("clamp", {t}); }, "[clamp] has neither min nor max; expected at least one bound");
   expect_error([&] { local("hardtanh", {t}, {{"min", 1.0}}); }, "[hardtanh] needs both min and max");
-  expect_error([&] { local("clamp", {value({3}, DType::kInt8)}, {{"max", int64_t{300}}}); },
-               "[clamp] max 300 does not fit in int8");
+  // An integer bound past the dtype's range changes nothing on its side, and is refused past
+  // the other end (torch's); a float bound truncates toward zero.
+  const std::vector<int64_t> i8s = {-100, 0, 100};
+  const Tensor i8 = filled({3}, DType::kInt8, [&](int64_t i) { return i8s[i]; });
+  const auto as_i8 = [](std::vector<int64_t> v) { return filled({3}, DType::kInt8, [v](int64_t i) { return v[i]; }); };
+  EXPECT_TRUE(close(local("clamp", {i8}, {{"min", int64_t{-1000}}, {"max", int64_t{300}}}), as_i8({-100, 0, 100}), 0));
+  EXPECT_TRUE(close(local("hardtanh", {i8}, {{"min", -2.5}, {"max", 4.5}}), as_i8({-2, 0, 4}), 0));
+  expect_error([&] { local("clamp", {value({3}, DType::kInt8)}, {{"min", int64_t{300}}}); },
+               "[clamp] min 300 is outside the representable range of int8; expected at most 127");
+  expect_error([&] { local("clamp", {value({3}, F32)}, {{"max", 1e39}}); },
+               "[clamp] max 1e+39 cannot be converted to type float32 without overflow");
   expect_error([&] { local("clamp_backward", {ints({1, 2, 3, 4, 5, 6}), ints({1, 2, 3, 4, 5, 6})}, both); },
                "[clamp_backward] x is int64; expected a float dtype");
 }

@@ -71,10 +71,12 @@ TEST(MathBinary, EverySignatureMatchesOneDevice) {
     sweep(op, {value({5, 3}, F32), ties({3}, F32)});
     sweep(op, {value({1, 3}, F64), ties({5, 1}, F64)});
   }
-  for (const Shape& shape : kShapes) {
-    for (DType dtype : kAll) sweep("fmod", {value(shape, dtype), divisor(shape, dtype)});
+  for (const char* op : {"fmod", "remainder"}) {
+    for (const Shape& shape : kShapes) {
+      for (DType dtype : kAll) sweep(op, {value(shape, dtype), divisor(shape, dtype)});
+    }
+    sweep(op, {value({5, 3}, I64), divisor({3}, I64)});
   }
-  sweep("fmod", {value({5, 3}, I64), divisor({3}, I64)});
 }
 
 TEST(MathSignatures, PartialOnlyWhereExact) {
@@ -93,7 +95,7 @@ TEST(MathSignatures, PartialOnlyWhereExact) {
     EXPECT_EQ(listed(op, {x}), s1) << op;
   }
   const std::set<std::string> s2 = {"S(0), S(0) -> S(0)", "S(1), S(1) -> S(1)"};
-  for (const char* op : {"atan2", "fmod", "hypot", "copysign"}) EXPECT_EQ(listed(op, {x, x}), s2) << op;
+  for (const char* op : {"atan2", "fmod", "remainder", "hypot", "copysign"}) EXPECT_EQ(listed(op, {x, x}), s2) << op;
 }
 
 TEST(MathValues, TorchSemantics) {
@@ -124,10 +126,22 @@ TEST(MathValues, TorchSemantics) {
             (std::vector<int32_t>{-1, 1, 0}));
   EXPECT_EQ(values_of<double>(run("fmod", {of<double>({2}, {-7.5, 7.5}, F64), of<double>({2}, {2, -2}, F64)})),
             (std::vector<double>{-1.5, 1.5}));
+  // remainder: the divisor's sign, fmod's moved by one divisor (exact: x - floor(x / y) y
+  // would round (1e7 + 0.3) % 0.7 to 0), -0.0 kept; the lowest integer over -1 is 0.
+  EXPECT_EQ(values_of<int32_t>(run("remainder", {of<int32_t>({3}, {-7, 7, std::numeric_limits<int32_t>::min()}, I32),
+                                                 of<int32_t>({3}, {3, -3, -1}, I32)})),
+            (std::vector<int32_t>{2, -2, 0}));
+  const std::vector<double> r = values_of<double>(
+      run("remainder", {of<double>({3}, {1e7 + 0.3, -0.0, -5.0}, F64), of<double>({3}, {0.7, 3, INFINITY}, F64)}));
+  EXPECT_DOUBLE_EQ(r[0], std::fmod(1e7 + 0.3, 0.7));
+  EXPECT_TRUE(r[1] == 0 && std::signbit(r[1]));
+  EXPECT_EQ(r[2], INFINITY);
 }
 
 TEST(MathValues, BadInput) {
-  expect_error([] { run("fmod", {value({3}, I64), of<int64_t>({3}, {1, 0, 2}, I64)}); }, "integer division by zero");
+  for (const char* op : {"fmod", "remainder"}) {
+    expect_error([op] { run(op, {value({3}, I64), of<int64_t>({3}, {1, 0, 2}, I64)}); }, "integer division by zero");
+  }
   expect_error([] { run("hypot", {value({3}, I64), value({3}, I64)}); }, "[hypot] is defined for float32 and float64");
   expect_error([] { run("frac", {value({3}, I32)}); }, "[frac] is defined for float32 and float64");
   expect_error([] { run("atan2", {value({3}, F32), value({3}, F64)}); }, "[atan2]");

@@ -557,6 +557,7 @@ void add_elementwise_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "bessel_j1", unary<scalar::BesselJ1, I::kToFloat32>("bessel_j1"));
   r.add_kernel("cuda", "atan2", float_binary<scalar::Atan2>("atan2"));
   r.add_kernel("cuda", "fmod", binary<scalar::Fmod>("fmod", true));
+  r.add_kernel("cuda", "remainder", binary<scalar::Remainder>("remainder", true));
   r.add_kernel("cuda", "hypot", float_binary<scalar::Hypot>("hypot"));
   r.add_kernel("cuda", "binary_cross_entropy_with_logits",
                float_binary<scalar::BceWithLogits>("binary_cross_entropy_with_logits"));

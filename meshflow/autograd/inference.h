@@ -1,0 +1,17 @@
+// Copyright 2026 The meshflow Authors.
+// Inference mode (torch.inference_mode) and inference Vars: the Vars made while the mode is
+// on, which autograd refuses to save for backward outside it (ops/functional.cc: where a
+// gradient reads them), as torch's inference tensors. The mode is per thread (thread-local,
+// as grad mode) and off by default; the caller turns grad mode off with it.
+#pragma once
+
+#include "meshflow/autograd/var.h"
+
+namespace mf {
+
+bool inference_mode_enabled();
+void set_inference_mode(bool enabled);
+// Whether `v` was made in inference mode; detach() keeps it, an op's result is made anew.
+bool is_inference(const Var& v);
+
+}  // namespace mf

@@ -1,0 +1,13 @@
+import torch
+x = torch.tensor([[1.123456789, -20.5], [300.0, 0.001]])
+a = str(x)
+torch.set_printoptions(precision=2)
+b = str(x)
+torch.set_printoptions(sci_mode=True)
+c = str(torch.tensor([1.5, 2.0]))
+torch.set_printoptions(profile="default")
+torch.set_printoptions(threshold=5, edgeitems=2)
+d = str(torch.arange(10))
+torch.set_printoptions(profile="default")
+e = str(torch.arange(2000.0))
+report(a=a, b=b, c=c, d=d, e=e, f=str(torch.arange(6).view(2, 3)), g=repr(torch.zeros(2, 2, dtype=torch.float64)))
