@@ -1,6 +1,6 @@
 """Forward + backward time of each layer family (2-d and 3-d convolution, batch norm, pooling,
 bilinear and nearest upsampling, ConvTranspose2d, Conv1d, MaxPool1d, LayerNorm and GELU
-among them), meshflow beside PyTorch eager in the same run (when torch imports), at 1
+among them, and a graph network's index_add_), meshflow beside PyTorch eager in the same run (when torch imports), at 1
 and 2 threads, and training steps of whole models: two ResNet-style CNNs with batch norm
 (basic and bottleneck blocks), two LSTM language models (PyTorch's word_language_model,
 untied and tied) and a Hugging Face-style GPT-2. The 3-d cases take [N / 4, C, 8, H / 2, W / 2].
@@ -63,6 +63,7 @@ def cases(shape):
         "maxpool1d": lambda lib: (lib.nn.MaxPool1d(4), signal),
         "layernorm": lambda lib: (lib.nn.LayerNorm(4 * c), tokens),
         "gelu": lambda lib: (lib.nn.GELU(), tokens),
+        "index_add": lambda lib: (message_passing(lib, h * w * 2), (h * w * 2, 1, 4 * c)),
         "conv3d": lambda lib: (lib.nn.Conv3d(c, c, 3, padding=1, bias=False), volume),
         "bn3d": lambda lib: (lib.nn.BatchNorm3d(c), volume),
         "maxpool3d": lambda lib: (lib.nn.MaxPool3d(2), volume),
@@ -118,6 +119,23 @@ def lstm_language_model(nn, width=200, vocab=VOCAB, dropout=0.2, tied=False, rnn
     model = LanguageModel()
     model.classes = vocab
     return model
+
+
+def message_passing(lib, nodes, degree=8):
+    """A graph network's message passing over `nodes` nodes and degree x nodes random edges:
+    each edge's source row picked by index_select, summed at its target by index_add_."""
+
+    class MessagePassing(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            edges = np.random.default_rng(0).integers(0, nodes, (2, degree * nodes))
+            self.register_buffer("source", lib.tensor(edges[0]))
+            self.register_buffer("target", lib.tensor(edges[1]))
+
+        def forward(self, x):
+            return lib.zeros_like(x).index_add_(0, self.target, x.index_select(0, self.source))
+
+    return MessagePassing()
 
 
 def channels_norm(nn, channels):
