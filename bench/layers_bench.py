@@ -1,6 +1,7 @@
 """Forward + backward time of each layer family (2-d and 3-d convolution, batch norm, pooling,
 bilinear and nearest upsampling, ConvTranspose2d, Conv1d, MaxPool1d, LayerNorm and GELU
-among them, and a graph network's index_add_), meshflow beside PyTorch eager in the same run (when torch imports), at 1
+among them, a conv, GroupNorm, ReLU, max pool, conv chain and a graph network's index_add_),
+meshflow beside PyTorch eager in the same run (when torch imports), at 1
 and 2 threads, and training steps of whole models: two ResNet-style CNNs with batch norm
 (basic and bottleneck blocks), two LSTM language models (PyTorch's word_language_model,
 untied and tied) and a Hugging Face-style GPT-2. The 3-d cases take [N / 4, C, 8, H / 2, W / 2].
@@ -63,6 +64,9 @@ def cases(shape):
         "maxpool1d": lambda lib: (lib.nn.MaxPool1d(4), signal),
         "layernorm": lambda lib: (lib.nn.LayerNorm(4 * c), tokens),
         "gelu": lambda lib: (lib.nn.GELU(), tokens),
+        "conv_gn_pool": lambda lib: (lib.nn.Sequential(lib.nn.Conv2d(c, 2 * c, 3, padding=1, bias=False),
+                                                      lib.nn.GroupNorm(8, 2 * c), lib.nn.ReLU(), lib.nn.MaxPool2d(2),
+                                                      lib.nn.Conv2d(2 * c, c, 3, padding=1)), shape),
         "index_add": lambda lib: (message_passing(lib, h * w * 2), (h * w * 2, 1, 4 * c)),
         "conv3d": lambda lib: (lib.nn.Conv3d(c, c, 3, padding=1, bias=False), volume),
         "bn3d": lambda lib: (lib.nn.BatchNorm3d(c), volume),
