@@ -220,6 +220,21 @@ def test_max_pool_keeps_channels_last(dtype):
     close(gg, 2 * dy, 1e-6)
 
 
+@pytest.mark.parametrize("dtype", [mf.float32, mf.float64, mf.int64])
+def test_reductions_of_channels_last_tensors_read_them_as_they_lie(dtype):
+    """A conv bias's gradient (a sum over N, H and W of a channels-last dy) and the other
+    reductions whose kept dims lie in the row-major output's order give the row-major values."""
+    x = (randn(3, 8, 5, 6, dtype=mf.float64) * 10).to(dtype)
+    xc = x.to(memory_format=CL)
+    for fn in (lambda a: a.sum((0, 2, 3)), lambda a: a.sum((0, 2, 3), keepdim=True), lambda a: a.amax((2, 3)),
+               lambda a: a.sum(1), lambda a: a.amin((1, 2), keepdim=True), lambda a: a.sum((0, 3))):
+        close(fn(xc), fn(x), 1e-5 if dtype == mf.float32 else 1e-12)
+    if dtype != mf.int64:
+        close(xc.mean((0, 2, 3)), x.mean((0, 2, 3)), 1e-5)
+        x5 = randn(2, 4, 3, 5, 2, dtype=dtype)
+        close(x5.to(memory_format=mf.channels_last_3d).sum((0, 2, 3, 4)), x5.sum((0, 2, 3, 4)), 1e-5)
+
+
 def test_ops_without_channels_last_kernels_read_a_converted_copy():
     x = randn(2, 8, 6, 6)
     xc, m = x.to(memory_format=CL), randn(288, 3)
