@@ -1,7 +1,8 @@
 """Forward + backward time of each layer family (2-d and 3-d convolution, batch norm, pooling,
 bilinear and nearest upsampling, ConvTranspose2d, Conv1d, MaxPool1d, LayerNorm, GELU,
-LeakyReLU (in place too) and max over a dim with indices (PointNet's global pooling)
-among them), meshflow beside PyTorch eager in the same run (when torch imports), at 1
+LeakyReLU (in place too), max over a dim with indices (PointNet's global pooling), a conv,
+GroupNorm, ReLU, max pool chain and a graph network's index_add_ among them), meshflow beside
+PyTorch eager in the same run (when torch imports), at 1
 and 2 threads, and training steps of whole models: two ResNet-style CNNs with batch norm
 (basic and bottleneck blocks), two LSTM language models (PyTorch's word_language_model,
 untied and tied) and a Hugging Face-style GPT-2. The 3-d cases take [N / 4, C, 8, H / 2, W / 2].
@@ -68,6 +69,10 @@ def cases(shape):
         "leaky_relu": lambda lib: (lib.nn.LeakyReLU(0.2), shape),
         "leaky_relu_": lambda lib: (after_scale(lib, lib.nn.LeakyReLU(0.2, inplace=True)), shape),
         "max_dim": lambda lib: (max_over(lib, 2), points),
+        "conv_gn_pool": lambda lib: (lib.nn.Sequential(lib.nn.Conv2d(c, 2 * c, 3, padding=1, bias=False),
+                                                      lib.nn.GroupNorm(8, 2 * c), lib.nn.ReLU(), lib.nn.MaxPool2d(2),
+                                                      lib.nn.Conv2d(2 * c, c, 3, padding=1)), shape),
+        "index_add": lambda lib: (message_passing(lib, h * w * 2), (h * w * 2, 1, 4 * c)),
         "conv3d": lambda lib: (lib.nn.Conv3d(c, c, 3, padding=1, bias=False), volume),
         "bn3d": lambda lib: (lib.nn.BatchNorm3d(c), volume),
         "maxpool3d": lambda lib: (lib.nn.MaxPool3d(2), volume),
@@ -148,6 +153,23 @@ def lstm_language_model(nn, width=200, vocab=VOCAB, dropout=0.2, tied=False, rnn
     model = LanguageModel()
     model.classes = vocab
     return model
+
+
+def message_passing(lib, nodes, degree=8):
+    """A graph network's message passing over `nodes` nodes and degree x nodes random edges:
+    each edge's source row picked by index_select, summed at its target by index_add_."""
+
+    class MessagePassing(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            edges = np.random.default_rng(0).integers(0, nodes, (2, degree * nodes))
+            self.register_buffer("source", lib.tensor(edges[0]))
+            self.register_buffer("target", lib.tensor(edges[1]))
+
+        def forward(self, x):
+            return lib.zeros_like(x).index_add_(0, self.target, x.index_select(0, self.source))
+
+    return MessagePassing()
 
 
 def channels_norm(nn, channels):

@@ -23,7 +23,14 @@ LayerNorm by permutes), an EfficientNet (SiLU, squeeze-excitation), a DenseNet (
 GRU encoder-decoder with attention looping in Python, a DLRM (EmbeddingBag sums, pairwise dots,
 BCEWithLogits), a 3-d CNN, a LLaMA-style decoder (RMSNorm, rotary embeddings, SwiGLU, causal
 attention), a DCGAN (ConvTranspose2d generator, LeakyReLU discriminator, two Adams) and a
-PointNet (1x1 Conv1d over points, max over them, bmm by T-Nets). Each thread count runs in a child process (bench/thread_runs.py); per model
+PointNet (1x1 Conv1d over points, max over them, bmm by T-Nets); and layers those leave out: a
+WaveNet (dilated causal Conv1d sliced, gated tanh * sigmoid, residual and skip sums), a GCN on a
+random graph (index_select, index_add_, scatter_add), a Swin Transformer (windows by view and
+permute, torch.roll shifts, a relative position bias table indexed by a buffer), a T5-like
+translator on nn.Transformer (padding and causal masks, ignore_index), a char-RNN on nn.RNN(tanh),
+an autoencoder upsampling by nn.Upsample (nearest, bilinear) and PixelShuffle, a Conformer (GLU,
+depthwise Conv1d, SiLU, nn.MultiheadAttention), a keyword-spotting CNN (InstanceNorm2d,
+GroupNorm) and a Siamese net (cosine_similarity, triplet_margin_loss). Each thread count runs in a child process (bench/thread_runs.py); per model
 the best of --repeat steps after a few warmup ones (with --compile the warmup compiles, so
 compiling is not timed). The first step's loss of each is printed beside its time, a check
 that both compute the same thing (dropout draws differ). ratio = the best of torch's times /
@@ -731,6 +738,350 @@ def pointnet(lib, classes=10, width=64, features=256):
     return PointNet()
 
 
+def wavenet(lib, classes=256, residual=32, skip=64, dilations=(1, 2, 4, 8, 16, 32, 64, 128)):
+    """A WaveNet on mu-law samples: embedded classes, layers of a dilated causal Conv1d (padded
+    both sides, the future sliced off), a gated tanh * sigmoid unit, 1x1 convs to a residual
+    sum and a skip sum, ReLU and 1x1 convs to each next sample's class, cross-entropy."""
+    nn = lib.nn
+
+    class Layer(nn.Module):
+        def __init__(self, dilation):
+            super().__init__()
+            self.dilation = dilation
+            self.conv = nn.Conv1d(residual, 2 * residual, 2, dilation=dilation, padding=dilation)
+            self.residual, self.skip = nn.Conv1d(residual, residual, 1), nn.Conv1d(residual, skip, 1)
+
+        def forward(self, x):
+            filtered, gate = self.conv(x)[..., :-self.dilation].chunk(2, dim=1)
+            y = lib.tanh(filtered) * lib.sigmoid(gate)
+            return x + self.residual(y), self.skip(y)
+
+    class WaveNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(classes, residual)
+            self.layers = nn.ModuleList([Layer(d) for d in dilations])
+            self.out = nn.Sequential(nn.ReLU(), nn.Conv1d(skip, skip, 1), nn.ReLU(), nn.Conv1d(skip, classes, 1))
+
+        def forward(self, samples):
+            x = self.embed(samples[:, :-1]).transpose(1, 2)
+            skips = 0
+            for layer in self.layers:
+                x, s = layer(x)
+                skips = skips + s
+            return nn.functional.cross_entropy(self.out(skips), samples[:, 1:])
+
+    return WaveNet()
+
+
+def gcn(lib, features=64, hidden=64, classes=8):
+    """A graph convolutional network (Kipf and Welling) on one random graph, as users write it
+    without a graph library: each layer's Linear, then messages gathered at the edges' sources
+    by index_select, scaled by the symmetric degree norm and summed at their targets by
+    index_add_ (degrees by scatter_add); ReLU and dropout between layers, cross-entropy over the
+    training nodes."""
+    nn = lib.nn
+    F = nn.functional
+
+    class GraphConv(nn.Module):
+        def __init__(self, cin, cout):
+            super().__init__()
+            self.linear = nn.Linear(cin, cout)
+
+        def forward(self, x, source, target, norm):
+            h = self.linear(x)
+            messages = h.index_select(0, source) * norm.unsqueeze(1)
+            return lib.zeros_like(h).index_add_(0, target, messages)
+
+    class Gcn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.convs = nn.ModuleList([GraphConv(features, hidden), GraphConv(hidden, hidden),
+                                        GraphConv(hidden, classes)])
+
+        def forward(self, x, edges, labels, train):
+            loops = lib.arange(x.shape[0])
+            source, target = lib.cat([edges[0], loops]), lib.cat([edges[1], loops])
+            degree = lib.zeros(x.shape[0]).scatter_add(0, target, lib.ones(target.shape[0]))
+            norm = degree.rsqrt()[source] * degree.rsqrt()[target]
+            for i, conv in enumerate(self.convs):
+                x = conv(x, source, target, norm)
+                if i + 1 < len(self.convs):
+                    x = F.dropout(F.relu(x), 0.5, self.training)
+            return F.cross_entropy(x[train], labels[train])
+
+    return Gcn()
+
+
+def swin(lib, image=32, patch=2, dims=(48, 96), depths=(2, 2), heads=(3, 6), window=4, classes=10):
+    """A Swin Transformer narrowed for 32x32 images: patches by a strided conv, stages of
+    blocks whose attention runs within windows (partitioned by view and permute), every second
+    block's windows shifted by torch.roll under a mask, a relative position bias table indexed
+    by a buffer, pre-norm residuals and GELU MLPs; patch merging (a 2x2 neighbourhood's cat,
+    LayerNorm, Linear) between stages; the mean over tokens, LayerNorm and a linear head."""
+    nn = lib.nn
+    F = nn.functional
+    area = window * window
+
+    def partition(x):  # [B, H, W, C] -> [B * windows, area, C]
+        b, h, w, c = x.shape
+        x = x.view(b, h // window, window, w // window, window, c).permute(0, 1, 3, 2, 4, 5)
+        return x.reshape(-1, area, c)
+
+    def merge(windows, b, h, w):
+        x = windows.view(b, h // window, w // window, window, window, -1).permute(0, 1, 3, 2, 4, 5)
+        return x.reshape(b, h, w, -1)
+
+    coords = np.stack(np.meshgrid(np.arange(window), np.arange(window), indexing="ij")).reshape(2, -1)
+    relative = (coords[:, :, None] - coords[:, None, :]).transpose(1, 2, 0) + window - 1
+    relative_index = relative[..., 0] * (2 * window - 1) + relative[..., 1]
+
+    def shift_mask(size, shift):
+        regions = np.zeros((size, size))
+        bounds = (slice(0, -window), slice(-window, -shift), slice(-shift, None))
+        for i, (hs, ws) in enumerate((hs, ws) for hs in bounds for ws in bounds):
+            regions[hs, ws] = i
+        ids = regions.reshape(size // window, window, size // window, window).transpose(0, 2, 1, 3).reshape(-1, area)
+        return np.where(ids[:, :, None] != ids[:, None, :], -100.0, 0.0).astype(np.float32)
+
+    class WindowAttention(nn.Module):
+        def __init__(self, dim, count):
+            super().__init__()
+            self.count, self.scale = count, (dim // count) ** -0.5
+            self.qkv, self.proj = nn.Linear(dim, 3 * dim), nn.Linear(dim, dim)
+            self.bias_table = nn.Parameter(lib.randn((2 * window - 1) ** 2, count) * 0.02)
+            self.register_buffer("relative_index", lib.tensor(relative_index.reshape(-1)))
+
+        def forward(self, x, mask):
+            n, length, c = x.shape
+            q, k, v = self.qkv(x).reshape(n, length, 3, self.count, c // self.count).permute(2, 0, 3, 1, 4)
+            scores = (q * self.scale) @ k.transpose(-2, -1)
+            bias = self.bias_table[self.relative_index].view(area, area, -1).permute(2, 0, 1)
+            scores = scores + bias.unsqueeze(0)
+            if mask is not None:
+                windows = mask.shape[0]
+                scores = scores.view(n // windows, windows, self.count, area, area) + mask.unsqueeze(1).unsqueeze(0)
+                scores = scores.view(-1, self.count, area, area)
+            y = (scores.softmax(dim=-1) @ v).transpose(1, 2).reshape(n, length, c)
+            return self.proj(y)
+
+    class Block(nn.Module):
+        def __init__(self, dim, count, size, shift):
+            super().__init__()
+            self.size, self.shift = size, shift
+            self.norm1, self.attn = nn.LayerNorm(dim), WindowAttention(dim, count)
+            self.norm2 = nn.LayerNorm(dim)
+            self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim))
+            self.register_buffer("mask", lib.tensor(shift_mask(size, shift)) if shift else None)
+
+        def forward(self, x):
+            b, length, c = x.shape
+            y = self.norm1(x).view(b, self.size, self.size, c)
+            if self.shift:
+                y = lib.roll(y, shifts=(-self.shift, -self.shift), dims=(1, 2))
+            y = merge(self.attn(partition(y), self.mask), b, self.size, self.size)
+            if self.shift:
+                y = lib.roll(y, shifts=(self.shift, self.shift), dims=(1, 2))
+            x = x + y.reshape(b, length, c)
+            return x + self.mlp(self.norm2(x))
+
+    class PatchMerging(nn.Module):
+        def __init__(self, dim, size):
+            super().__init__()
+            self.size = size
+            self.norm, self.reduce = nn.LayerNorm(4 * dim), nn.Linear(4 * dim, 2 * dim, bias=False)
+
+        def forward(self, x):
+            b, _, c = x.shape
+            x = x.view(b, self.size, self.size, c)
+            x = lib.cat([x[:, 0::2, 0::2], x[:, 1::2, 0::2], x[:, 0::2, 1::2], x[:, 1::2, 1::2]], -1)
+            return self.reduce(self.norm(x.view(b, -1, 4 * c)))
+
+    layers, size = [], image // patch
+    for i, (dim, depth, count) in enumerate(zip(dims, depths, heads)):
+        if i:
+            layers.append(PatchMerging(dims[i - 1], size))
+            size //= 2
+        layers += [Block(dim, count, size, window // 2 if j % 2 else 0) for j in range(depth)]
+
+    class Swin(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patches = nn.Conv2d(3, dims[0], patch, stride=patch)
+            self.stages = nn.Sequential(*layers)
+            self.norm, self.head = nn.LayerNorm(dims[-1]), nn.Linear(dims[-1], classes)
+
+        def forward(self, x):
+            x = self.stages(self.patches(x).flatten(2).transpose(1, 2))
+            return self.head(self.norm(x).mean(dim=1))
+
+    return with_loss(nn, Swin())
+
+
+def seq2seq_transformer(lib, vocab=VOCAB, dim=128, heads=4, layers=2, pad=0):
+    """A T5-like translation model on nn.Transformer (batch first): shared token embeddings
+    scaled by sqrt(dim) plus sinusoidal positions, source and target padding masks, the causal
+    target mask from generate_square_subsequent_mask, the next token's cross-entropy with the
+    padding's labels ignored (ignore_index)."""
+    nn = lib.nn
+
+    class Translator(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, dim, padding_idx=pad)
+            self.transformer = nn.Transformer(dim, heads, layers, layers, 2 * dim, dropout=0.1, batch_first=True)
+            self.out = nn.Linear(dim, vocab)
+            position = np.arange(64)[:, None] / 10000 ** (np.arange(0, dim, 2) / dim)
+            table = np.stack([np.sin(position), np.cos(position)], -1).reshape(64, dim).astype(np.float32)
+            self.register_buffer("positions", lib.tensor(table))
+
+        def embedded(self, tokens):
+            return self.embed(tokens) * dim ** 0.5 + self.positions[:tokens.shape[1]]
+
+        def forward(self, source, target):
+            inputs, labels = target[:, :-1], target[:, 1:]
+            causal = nn.Transformer.generate_square_subsequent_mask(inputs.shape[1])
+            y = self.transformer(self.embedded(source), self.embedded(inputs), tgt_mask=causal,
+                                 src_key_padding_mask=source == pad, tgt_key_padding_mask=inputs == pad,
+                                 memory_key_padding_mask=source == pad)
+            return nn.functional.cross_entropy(self.out(y).reshape(-1, vocab), labels.reshape(-1), ignore_index=pad)
+
+    return Translator()
+
+
+def padded(rng, batch, length, low, vocab=VOCAB, pad=0):
+    """Token rows (ids from 1) of lengths drawn from [low, length], padded with `pad`."""
+    tokens = rng.integers(1, vocab, (batch, length))
+    return np.where(np.arange(length) < rng.integers(low, length + 1, batch)[:, None], tokens, pad)
+
+
+def char_rnn(nn, vocab=96, width=128, hidden=256):
+    """A character-level language model (Karpathy's char-rnn): embeddings, a two-layer
+    nn.RNN with tanh (batch first) and dropout between its layers, a Linear to the next
+    character, cross-entropy."""
+
+    class CharRnn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, width)
+            self.rnn = nn.RNN(width, hidden, num_layers=2, nonlinearity="tanh", batch_first=True, dropout=0.1)
+            self.out = nn.Linear(hidden, vocab)
+
+        def forward(self, chars, target):
+            y, _ = self.rnn(self.embed(chars))
+            return nn.functional.cross_entropy(self.out(y).reshape(-1, vocab), target.reshape(-1))
+
+    return CharRnn()
+
+
+def upsampling_autoencoder(nn, width=32):
+    """A convolutional autoencoder on 32x32 images whose decoder upsamples three ways, as
+    users mix them: nn.Upsample nearest and bilinear, each before a 3x3 conv, and a
+    sub-pixel conv (a conv to 4x the channels, then PixelShuffle(2)); MSE to the input."""
+    return with_loss(nn, nn.Sequential(
+        nn.Conv2d(3, width, 3, 2, 1), nn.ReLU(), nn.Conv2d(width, 2 * width, 3, 2, 1), nn.ReLU(),
+        nn.Conv2d(2 * width, 4 * width, 3, 2, 1), nn.ReLU(),
+        nn.Upsample(scale_factor=2, mode="nearest"), nn.Conv2d(4 * width, 2 * width, 3, padding=1), nn.ReLU(),
+        nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False), nn.Conv2d(2 * width, width, 3, padding=1),
+        nn.ReLU(), nn.Conv2d(width, 3 * 4, 3, padding=1), nn.PixelShuffle(2), nn.Sigmoid()), nn.functional.mse_loss)
+
+
+def conformer(lib, features=80, dim=144, heads=4, depth=2, kernel=15, classes=32):
+    """A Conformer encoder on log-mel frames: a Linear in, blocks of a half-step feed-forward
+    (LayerNorm, Linear, SiLU, Linear), nn.MultiheadAttention, a convolution module (LayerNorm,
+    a pointwise Conv1d to 2 x dim, GLU, a depthwise Conv1d, BatchNorm1d, SiLU, a pointwise
+    Conv1d) and a second half-step feed-forward, each residual, then LayerNorm; per-frame
+    cross-entropy."""
+    nn = lib.nn
+
+    def feed_forward():
+        return nn.Sequential(nn.LayerNorm(dim), nn.Linear(dim, 4 * dim), nn.SiLU(), nn.Dropout(0.1),
+                             nn.Linear(4 * dim, dim), nn.Dropout(0.1))
+
+    class Convolution(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.norm = nn.LayerNorm(dim)
+            self.net = nn.Sequential(nn.Conv1d(dim, 2 * dim, 1), nn.GLU(dim=1),
+                                     nn.Conv1d(dim, dim, kernel, padding=kernel // 2, groups=dim), nn.BatchNorm1d(dim),
+                                     nn.SiLU(), nn.Conv1d(dim, dim, 1), nn.Dropout(0.1))
+
+        def forward(self, x):
+            return self.net(self.norm(x).transpose(1, 2)).transpose(1, 2)
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ff1, self.ff2 = feed_forward(), feed_forward()
+            self.attn_norm = nn.LayerNorm(dim)
+            self.attn = nn.MultiheadAttention(dim, heads, dropout=0.1, batch_first=True)
+            self.conv, self.norm = Convolution(), nn.LayerNorm(dim)
+
+        def forward(self, x):
+            x = x + 0.5 * self.ff1(x)
+            y = self.attn_norm(x)
+            x = x + self.attn(y, y, y, need_weights=False)[0]
+            x = x + self.conv(x)
+            return self.norm(x + 0.5 * self.ff2(x))
+
+    class Conformer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.input = nn.Linear(features, dim)
+            self.blocks = nn.Sequential(*[Block() for _ in range(depth)])
+            self.out = nn.Linear(dim, classes)
+
+        def forward(self, frames, target):
+            logits = self.out(self.blocks(self.input(frames)))
+            return nn.functional.cross_entropy(logits.reshape(-1, classes), target.reshape(-1))
+
+    return Conformer()
+
+
+def keyword_cnn(nn, width=32, classes=35):
+    """A keyword-spotting CNN on log-mel spectrograms [B, 1, 40 mels, 101 frames]:
+    InstanceNorm2d on the input, 3x3 conv blocks with GroupNorm and ReLU, max pooling,
+    global average pooling and a linear head (Speech Commands' 35 words)."""
+
+    def block(cin, cout):
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.GroupNorm(8, cout), nn.ReLU()]
+
+    return with_loss(nn, nn.Sequential(
+        nn.InstanceNorm2d(1, affine=True), *block(1, width), nn.MaxPool2d(2), *block(width, 2 * width),
+        *block(2 * width, 2 * width), nn.MaxPool2d(2), *block(2 * width, 4 * width), nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(), nn.Linear(4 * width, classes)))
+
+
+def siamese(lib, width=32, embedding=64, temperature=0.1):
+    """A Siamese embedding net on 28x28 image triplets (anchor, positive, negative): one CNN
+    (conv, ReLU, max pooling, a Linear) embeds all three; the loss triplet_margin_loss plus an
+    InfoNCE term on the anchors' and positives' cosine_similarity (every pair, by broadcasting)."""
+    nn = lib.nn
+    F = nn.functional
+
+    class Siamese(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Sequential(nn.Conv2d(1, width, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                                       nn.Conv2d(width, 2 * width, 3, padding=1), nn.ReLU(), nn.MaxPool2d(2),
+                                       nn.Flatten(), nn.Linear(2 * width * 7 * 7, embedding))
+
+        def forward(self, anchor, positive, negative):
+            a, p, n = self.embed(anchor), self.embed(positive), self.embed(negative)
+            similarity = F.cosine_similarity(a.unsqueeze(1), p.unsqueeze(0), dim=-1) / temperature
+            contrastive = F.cross_entropy(similarity, lib.arange(a.shape[0]))
+            return F.triplet_margin_loss(a, p, n, margin=1.0) + contrastive
+
+    return Siamese()
+
+
+def graph_inputs(rng, nodes=2000, edges=16000, features=64, classes=8):
+    """gcn's graph: node features, random directed edges [2, edges] (sources, targets), node
+    labels and the training nodes' mask (a fifth)."""
+    return (rng.standard_normal((nodes, features)).astype(np.float32), rng.integers(0, nodes, (2, edges)),
+            rng.integers(0, classes, nodes), rng.random(nodes) < 0.2)
+
+
 # A CIFAR ResNet-18's layout (two basic blocks in each of four stages) at half its widths,
 # which keeps a step within a second on two cores: widths, blocks, input channels.
 RESNET18 = ((32, 64, 128, 256), (2, 2, 2, 2), 3)
@@ -747,6 +1098,7 @@ def models(batch):
     # transformer_text's lengths (positions past one are padding), from a generator of their own so
     # that the models before them keep their inputs
     lengths = np.random.default_rng(1).integers(16, 65, batch)
+    more = np.random.default_rng(2)  # the inputs of the models after pointnet
     return {
         "mlp": Model(lambda lib: mlp(lib.nn), (images(2 * batch, 1, 28), labels(2 * batch, 10))),
         "resnet": Model(lambda lib: small_resnet(lib.nn), (images(batch, 16, 32), labels(batch, 10))),
@@ -782,6 +1134,21 @@ def models(batch):
         "dcgan": Model(lambda lib: dcgan(lib), (images(batch, 64, 1), np.tanh(images(batch, 3, 32)))),
         "pointnet": Model(lambda lib: pointnet(lib), (rng.standard_normal((batch // 2, 3, 512)).astype(np.float32),
                                                      labels(batch // 2, 10))),
+        "wavenet": Model(lambda lib: wavenet(lib), (more.integers(0, 256, (batch // 4, 1025)),), "adam"),
+        "gcn": Model(lambda lib: gcn(lib), graph_inputs(more), "adam"),
+        "swin": Model(lambda lib: swin(lib), (images(batch // 2, 3, 32), labels(batch // 2, 10)), "adamw"),
+        "transformer_seq2seq": Model(lambda lib: seq2seq_transformer(lib),
+                                     (padded(more, batch, 32, 12), padded(more, batch, 33, 12)), "adamw"),
+        "char_rnn": Model(lambda lib: char_rnn(lib.nn), (more.integers(0, 96, (batch, 64)),
+                                                         more.integers(0, 96, (batch, 64))), "adam"),
+        "upsample_ae": Model(lambda lib: upsampling_autoencoder(lib.nn),
+                             (more.random((batch, 3, 32, 32)).astype(np.float32),) * 2, "adam"),
+        "conformer": Model(lambda lib: conformer(lib), (more.standard_normal((batch // 2, 100, 80)).astype(np.float32),
+                                                        more.integers(0, 32, (batch // 2, 100))), "adamw"),
+        "keyword_cnn": Model(lambda lib: keyword_cnn(lib.nn), (more.standard_normal((batch, 1, 40, 101)).astype(
+            np.float32), more.integers(0, 35, batch)), "adam"),
+        "siamese": Model(lambda lib: siamese(lib), tuple(more.standard_normal((batch, 1, 28, 28)).astype(np.float32)
+                                                         for _ in range(3)), "adam"),
     }
 
 

@@ -604,6 +604,19 @@ void group_norm_planes(const Planes& p, int64_t groups, const T* x, const T* w, 
   });
 }
 
+// dweight and dbias from each (sample, channel)'s sum(dy xhat) and sum(dy) (`sums`, [N, C, 2]),
+// added over the samples in order (the same bits whatever the threads).
+template <typename T>
+void channel_gradients(const Planes& p, const std::vector<double>& sums, T* dweight, T* dbias) {
+  using C = Compute<T>;
+  for (int64_t c = 0; c < p.channels; ++c) {
+    double sum = 0, centered = 0;
+    for (int64_t n = 0; n < p.batch; ++n) sum += sums[2 * (n * p.channels + c)], centered += sums[2 * (n * p.channels + c) + 1];
+    if (dweight) dweight[c] = narrow<T>(static_cast<C>(centered));
+    if (dbias) dbias[c] = narrow<T>(static_cast<C>(sum));
+  }
+}
+
 // dx over each group of M values (norm_math.h); each (sample, channel)'s sum(dy) and
 // sum(dy xhat) go to `sums` ([N, C, 2]), and dweight and dbias add them over the samples in
 // order afterwards (the same bits whatever the threads).
@@ -633,12 +646,115 @@ void group_norm_backward_planes(const Planes& p, int64_t groups, const T* x, con
                 static_cast<C>((w ? wide(w[c]) : 1) * g.m.rstd), dx + plane);
     }
   });
-  for (int64_t c = 0; c < p.channels; ++c) {
-    double sum = 0, centered = 0;
-    for (int64_t n = 0; n < p.batch; ++n) sum += sums[2 * (n * p.channels + c)], centered += sums[2 * (n * p.channels + c) + 1];
-    if (dweight) dweight[c] = narrow<T>(static_cast<C>(centered));
-    if (dbias) dbias[c] = narrow<T>(static_cast<C>(sum));
+  channel_gradients<T>(p, sums, dweight, dbias);
+}
+
+// The same over a channels-last x ([N, spatial, C]: a group's values are D adjacent channels of
+// each row), so that a conv -> GroupNorm -> ReLU -> conv chain keeps oneDNN's layout instead of
+// reordering x, y, dy and dx around each group norm. Per sample, each channel's sums over its
+// rows (a vectorized loop over the channels, kRowBlock rows in the compute type, then into
+// doubles in row order: the same bits whatever the threads), its group's by adding its D
+// channels'; then the rows' affine pass with per-channel coefficients.
+template <typename T>
+struct SampleRows {
+  const Planes& p;
+  int64_t groups;
+  int64_t per_group() const { return p.channels / groups; }
+  const T* row(const T* x, int64_t n, int64_t r) const { return x + (n * p.spatial + r) * p.channels; }
+  // first[c]: the first value of c's group in sample n's first row.
+  void group_firsts(const T* x, int64_t n, Compute<T>* first) const {
+    for (int64_t c = 0; c < p.channels; ++c) first[c] = wide(row(x, n, 0)[c - c % per_group()]);
   }
+  // a[c], b[c] += sum over sample n's rows of terms(row, pa, pb) (per-channel partials).
+  template <typename Terms>
+  void channel_sums(int64_t n, Terms terms, double* a, double* b) const {
+    using C = Compute<T>;
+    std::vector<C> pa(p.channels), pb(p.channels);
+    for (int64_t r0 = 0; r0 < p.spatial; r0 += kRowBlock) {
+      std::fill(pa.begin(), pa.end(), C(0));
+      std::fill(pb.begin(), pb.end(), C(0));
+      for (int64_t r = r0, end = std::min(p.spatial, r0 + kRowBlock); r < end; ++r) terms(r, pa.data(), pb.data());
+      for (int64_t c = 0; c < p.channels; ++c) a[c] += pa[c], b[c] += pb[c];
+    }
+  }
+  // Group g's moments from its channels' shifted sums.
+  normmath::Moments group_moments(const double* sum, const double* squares, int64_t g) const {
+    double s = 0, q = 0;
+    for (int64_t c = g * per_group(); c < (g + 1) * per_group(); ++c) s += sum[c], q += squares[c];
+    return normmath::moments(s, q, static_cast<double>(per_group() * p.spatial), p.eps);
+  }
+  // out's rows = affine_row of x's (and dy's) with per-sample coefficients [N][C] each.
+  void affine(const T* x, const T* dy, const std::vector<Compute<T>>& first, const std::vector<Compute<T>>& scale,
+              const std::vector<Compute<T>>& shift, const std::vector<Compute<T>>& k, T* out) const {
+    const int64_t blocks = (p.spatial + kRowBlock - 1) / kRowBlock, channels = p.channels;
+    kernel::parallel_for(p.batch * blocks, p.batch * p.spatial * channels > kernel::kParallelGrain, [&](int64_t t) {
+      const int64_t n = t / blocks, at = n * channels;
+      for (int64_t r = t % blocks * kRowBlock, end = std::min(p.spatial, r + kRowBlock); r < end; ++r) {
+        const int64_t o = (n * p.spatial + r) * channels;
+        affine_row<T>(x + o, dy ? dy + o : nullptr, channels, first.data() + at, scale.data() + at, shift.data() + at,
+                      dy ? k.data() + at : nullptr, out + o);
+      }
+    });
+  }
+};
+
+template <typename T>
+void group_norm_rows(const Planes& p, int64_t groups, const T* x, const T* w, const T* b, T* y) {
+  using C = Compute<T>;
+  const SampleRows<T> s{p, groups};
+  const int64_t channels = p.channels, per_group = s.per_group();
+  std::vector<C> first(p.batch * channels), scale(p.batch * channels), shift(p.batch * channels);
+  kernel::parallel_for(p.batch, p.batch * p.spatial * channels > kernel::kParallelGrain, [&](int64_t n) {
+    C* f = first.data() + n * channels;
+    s.group_firsts(x, n, f);
+    std::vector<double> sum(channels), squares(channels);
+    s.channel_sums(n, [&](int64_t r, C* a, C* bb) { shifted_row(s.row(x, n, r), f, channels, a, bb); }, sum.data(),
+                   squares.data());
+    for (int64_t g = 0; g < groups; ++g) {
+      const normmath::Moments m = s.group_moments(sum.data(), squares.data(), g);
+      for (int64_t c = g * per_group; c < (g + 1) * per_group; ++c) {
+        const normmath::Affine a = normmath::forward_affine(w ? wide(w[c]) : 1, b ? wide(b[c]) : 0, m.offset, m.rstd);
+        scale[n * channels + c] = static_cast<C>(a.scale), shift[n * channels + c] = static_cast<C>(a.shift);
+      }
+    }
+  });
+  s.affine(x, nullptr, first, scale, shift, {}, y);
+}
+
+template <typename T>
+void group_norm_backward_rows(const Planes& p, int64_t groups, const T* x, const T* w, const T* dy, T* dx,
+                              T* dweight, T* dbias) {
+  using C = Compute<T>;
+  const SampleRows<T> s{p, groups};
+  const int64_t channels = p.channels, per_group = s.per_group();
+  std::vector<C> first(p.batch * channels), a(p.batch * channels), b(p.batch * channels), k(p.batch * channels);
+  std::vector<double> sums(2 * p.batch * channels);  // per (sample, channel): sum(dy), sum(dy xhat)
+  kernel::parallel_for(p.batch, p.batch * p.spatial * channels > kernel::kParallelGrain, [&](int64_t n) {
+    C* f = first.data() + n * channels;
+    s.group_firsts(x, n, f);
+    std::vector<double> sum(channels), squares(channels), sum_dy(channels), shifted(channels);
+    s.channel_sums(n, [&](int64_t r, C* pa, C* pb) { shifted_row(s.row(x, n, r), f, channels, pa, pb); }, sum.data(),
+                   squares.data());
+    s.channel_sums(n, [&](int64_t r, C* pa, C* pb) { gradient_row(s.row(x, n, r), s.row(dy, n, r), f, channels, pa, pb); },
+                   sum_dy.data(), shifted.data());
+    for (int64_t g = 0; g < groups; ++g) {
+      const normmath::Moments m = s.group_moments(sum.data(), squares.data(), g);
+      double sum_g = 0, sum_gx = 0;
+      for (int64_t c = g * per_group; c < (g + 1) * per_group; ++c) {
+        const double centered = normmath::sum_dy_xhat(sum_dy[c], shifted[c], m.offset, m.rstd), weight = w ? wide(w[c]) : 1;
+        sums[2 * (n * channels + c)] = sum_dy[c], sums[2 * (n * channels + c) + 1] = centered;
+        sum_g += weight * sum_dy[c], sum_gx += weight * centered;
+      }
+      const normmath::BackwardAffine coef =
+          normmath::backward_affine(sum_g, sum_gx, m.offset, m.rstd, static_cast<double>(per_group * p.spatial));
+      for (int64_t c = g * per_group; c < (g + 1) * per_group; ++c) {
+        a[n * channels + c] = static_cast<C>(coef.a), b[n * channels + c] = static_cast<C>(coef.b);
+        k[n * channels + c] = static_cast<C>((w ? wide(w[c]) : 1) * m.rstd);
+      }
+    }
+  });
+  s.affine(x, dy, first, a, b, k, dx);
+  channel_gradients<T>(p, sums, dweight, dbias);
 }
 
 std::vector<Tensor> group_norm_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -649,24 +765,26 @@ std::vector<Tensor> group_norm_kernel(const std::vector<Tensor>& in, const Kerne
   if (x.numel() == 0) return {y};
   visit_floating(x.dtype(), [&](auto t, auto) {
     using T = decltype(t);
-    group_norm_planes<T>(p, ctx.attrs.get_int("num_groups"), x.data_as<T>(), has_weight ? in[1].data_as<T>() : nullptr,
-                         has_bias ? in[1 + has_weight].data_as<T>() : nullptr, y.data_as<T>());
+    const auto pass = channels_last(x.format()) ? group_norm_rows<T> : group_norm_planes<T>;
+    pass(p, ctx.attrs.get_int("num_groups"), x.data_as<T>(), has_weight ? in[1].data_as<T>() : nullptr,
+         has_bias ? in[1 + has_weight].data_as<T>() : nullptr, y.data_as<T>());
   });
   return {y};
 }
 
 std::vector<Tensor> group_norm_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const bool has_weight = flag(ctx.attrs, "has_weight"), has_bias = flag(ctx.attrs, "has_bias");
-  const Tensor &x = in[0], &dy = in.back();
+  const Tensor& x = in[0];
+  const Tensor dy = kernel::onednn::in_format(in.back(), x.format());
   const Planes p = planes_of(x, ctx.attrs);
   std::vector<Tensor> out{ctx.output(0, x.shape(), x.dtype())};
   for (int i = 0; i < has_weight + has_bias; ++i) out.push_back(ctx.output(out.size(), {p.channels}, x.dtype()));
   visit_floating(x.dtype(), [&](auto t, auto) {
     using T = decltype(t);
-    group_norm_backward_planes<T>(p, ctx.attrs.get_int("num_groups"), x.data_as<T>(),
-                                  has_weight ? in[1].data_as<T>() : nullptr, dy.data_as<T>(), out[0].data_as<T>(),
-                                  has_weight ? out[1].data_as<T>() : nullptr,
-                                  has_bias ? out.back().data_as<T>() : nullptr);
+    const auto pass = channels_last(x.format()) ? group_norm_backward_rows<T> : group_norm_backward_planes<T>;
+    pass(p, ctx.attrs.get_int("num_groups"), x.data_as<T>(), has_weight ? in[1].data_as<T>() : nullptr,
+         dy.data_as<T>(), out[0].data_as<T>(), has_weight ? out[1].data_as<T>() : nullptr,
+         has_bias ? out.back().data_as<T>() : nullptr);
   });
   return out;
 }
@@ -716,8 +834,12 @@ void register_batch_norm_ops(OpRegistry& r) {
                              return channel_signatures(2, in.size(), 1, out.size());
                            },
                            backward_kernel);
-  for (OpDef* op : {&forward, &backward}) {
-    op->bfloat16 = true;
+  // Group norm's bfloat16 and float16 run widened to float32 (the registry's rule), on every device.
+  OpDef group = with_grad(make_op(kGroupNorm, group_norm_infer, group_norm_signatures, group_norm_kernel), group_norm_grad);
+  OpDef group_backward =
+      make_op(kGroupNormBackward, group_norm_backward_infer, group_norm_backward_signatures, group_norm_backward_kernel);
+  forward.bfloat16 = backward.bfloat16 = true;
+  for (OpDef* op : {&forward, &backward, &group, &group_backward}) {
     // y and dx in x's format (the kernels take dy in it); the per-channel outputs row-major.
     op->formats = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
       std::vector<MemoryFormat> formats(out.size(), MemoryFormat::kContiguous);
@@ -726,10 +848,6 @@ void register_batch_norm_ops(OpRegistry& r) {
     };
     r.add(*op);
   }
-  // bfloat16 and float16 run widened to float32 (the registry's rule), on every device.
-  r.add(with_grad(make_op(kGroupNorm, group_norm_infer, group_norm_signatures, group_norm_kernel), group_norm_grad));
-  r.add(make_op(kGroupNormBackward, group_norm_backward_infer, group_norm_backward_signatures,
-                group_norm_backward_kernel));
 }
 
 }  // namespace mf

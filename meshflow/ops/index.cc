@@ -120,17 +120,36 @@ std::vector<Tensor> flat_index_kernel(const std::vector<Tensor>& in, const Kerne
           const int64_t v = position(static_cast<int64_t>(idx[i]));
           if (v < 0 || v >= size) first_bad = i;
         }
-      } else {
-        kernel::parallel_for(n, n > kernel::kParallelGrain, [&](int64_t i) {
-          const int64_t v = position(value_at(i));
-          if (v < 0 || v >= size) {
-            int64_t seen = first_bad.load();
-            while (i < seen && !first_bad.compare_exchange_weak(seen, i)) {
+      } else if (n > 0) {
+        // Broadcast (the positions of x[idx, :], of index_add's and scatter's slices): row by
+        // row of the output's last dim, the row's start in index k found once (value_at's
+        // divisions per element cost several times the rest), its elements a strided pass
+        // that vectorizes; then, only where an index was bad, the first one.
+        const int64_t width = shape[nd - 1], step = strides[nd - 1], rows = n / width;
+        constexpr int64_t kRows = 64;  // rows per task
+        std::atomic<bool> bad{false};
+        kernel::parallel_for((rows + kRows - 1) / kRows, n > kernel::kParallelGrain, [&](int64_t t) {
+          bool seen = false;
+          for (int64_t r = t * kRows, end = std::min(rows, r + kRows); r < end; ++r) {
+            const I* row = idx;
+            for (int64_t rest = r, d = static_cast<int64_t>(nd) - 1; d-- > 0;) {
+              row += rest % shape[d] * strides[d];
+              rest /= shape[d];
             }
-            return;
+            int64_t* out_row = po + r * width;
+#pragma omp simd reduction(| : seen)
+            for (int64_t j = 0; j < width; ++j) {
+              const int64_t v = position(static_cast<int64_t>(row[j * step]));
+              seen |= v < 0 || v >= size;
+              out_row[j] = out_row[j] * size + v;
+            }
           }
-          po[i] = po[i] * size + v;
+          if (seen) bad = true;
         });
+        for (int64_t i = 0; bad && first_bad.load() == n; ++i) {
+          const int64_t v = position(value_at(i));
+          if (v < 0 || v >= size) first_bad = i;
+        }
       }
       if (first_bad.load() < n) {
         const int64_t dim = ctx.attrs.has("dims") ? ctx.attrs.get_ints("dims")[k] : static_cast<int64_t>(k);

@@ -152,6 +152,60 @@ void max_pool_direct(const PoolGeometry& g, const T* x, T* y, int64_t* indices) 
   });
 }
 
+// One input position's channels (a channels-last row) taken into the windows' maxima best[c]
+// and flat indices at[c] where greater or NaN, as max_pool_tap: the loop over channels
+// vectorizes.
+template <typename T>
+MF_MULTIVERSIONED void max_pool_row(const T* x, int64_t channels, int64_t position, T* __restrict best,
+                                    int64_t* __restrict at) {
+#pragma omp simd
+  for (int64_t c = 0; c < channels; ++c) {
+    const T value = x[c];
+    const bool take = (value > best[c]) | (value != value);
+    best[c] = take ? value : best[c];
+    at[c] = take ? position : at[c];
+  }
+}
+
+// max_pool_direct over a channels-last x ([N, spatial..., C]; y and indices so too, the
+// indices still flat within each plane, as torch's): one output position per task, its window's
+// positions in ascending flat order, all channels at once. A conv -> ReLU -> max pool -> conv
+// chain then keeps oneDNN's layout (a reorder of x and of dx each way cost more than the pool).
+template <typename T>
+void max_pool_channels_last(const PoolGeometry& g, int64_t channels, const T* x, T* y, int64_t* indices) {
+  const PoolAxis &ad = g.axis[0], &ah = g.axis[1], &aw = g.axis[2];
+  const int64_t volume = g.out_volume(), outputs = g.planes / channels * volume;
+  kernel::parallel_for(outputs, outputs * channels * 4 > kernel::kParallelGrain, [&](int64_t o) {
+    const int64_t ow = o % aw.out, oh = o / aw.out % ah.out, od = o % volume / (aw.out * ah.out);
+    const Window wd = kernel::pool_window(ad, od), wh = kernel::pool_window(ah, oh), ww = kernel::pool_window(aw, ow);
+    const T* sample = x + o / volume * g.in_volume() * channels;
+    T* best = y + o * channels;
+    int64_t* at = indices + o * channels;
+    std::fill(best, best + channels, -std::numeric_limits<T>::infinity());
+    std::fill(at, at + channels, (wd.first * ah.in + wh.first) * aw.in + ww.first);
+    for (int64_t id = wd.first; id < wd.stop; id += wd.step) {
+      for (int64_t ih = wh.first; ih < wh.stop; ih += wh.step) {
+        for (int64_t iw = ww.first; iw < ww.stop; iw += ww.step) {
+          const int64_t position = (id * ah.in + ih) * aw.in + iw;
+          max_pool_row(sample + position * channels, channels, position, best, at);
+        }
+      }
+    }
+  });
+}
+
+// Outputs in the first input's format (max pooling's y and indices, its backward's dx); the
+// kernels read their inputs in it (planned_input).
+std::vector<MemoryFormat> first_input_format(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out,
+                                             const Attrs&) {
+  return std::vector<MemoryFormat>(out.size(), in[0].format);
+}
+
+// Input k of a call in its outputs' planned format (first_input_format).
+Tensor planned_input(const std::vector<Tensor>& in, size_t k, const KernelContext& ctx) {
+  return kernel::onednn::in_format(in[k], ctx.outputs[0].format);
+}
+
 // Whether g pools along its last axis alone, over planes of one row (max_pool1d's [N, C, 1,
 // L]): oneDNN's primitive runs such planes several times slower than the direct kernel.
 bool one_row(const PoolGeometry& g) { return g.axis[0].in == 1 && g.axis[1].in == 1; }
@@ -171,12 +225,19 @@ OpDef max_pool(int dims, bool adaptive) {
     return kernel::plane_signatures(1, 2, false);
   };
   auto run = [name, adaptive, dims](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
-    const Tensor& x = in[0];
+    const Tensor x = planned_input(in, 0, ctx);
     const PoolGeometry g = kernel::pool_geometry(name, ctx.attrs, x.shape(), adaptive, dims);
     const Shape out = kernel::pool_output_shape(x.shape(), g);
     Tensor y = ctx.output(0, out, x.dtype()), indices = ctx.output(1, out, DType::kInt64);
     int64_t* at = indices.data_as<int64_t>();
     if (y.numel() == 0) return {y, indices};
+    if (channels_last(x.format())) {
+      kernel::visit_floating(x.dtype(), [&](auto v) {
+        using T = decltype(v);
+        max_pool_channels_last(g, x.shape()[1], x.data_as<T>(), y.data_as<T>(), at);
+      });
+      return {y, indices};
+    }
     if (x.dtype() == DType::kFloat32 && !one_row(g) && above_lowest(x.data_as<float>(), x.numel()) &&
         kernel::onednn::pool_forward(PoolKind::kMax, g, x.data_as<float>(), y.data_as<float>(), at)) {
       return {y, indices};
@@ -187,9 +248,11 @@ OpDef max_pool(int dims, bool adaptive) {
     });
     return {y, indices};
   };
-  return with_grad(make_op(name, infer, signatures, run), [backward](const GradContext& ctx) -> std::vector<Var> {
+  OpDef op = with_grad(make_op(name, infer, signatures, run), [backward](const GradContext& ctx) -> std::vector<Var> {
     return {call1(backward, {ctx.grad_outputs[0], ctx.outputs[1]}, {{"input_size", spatial(ctx.inputs[0].shape())}})};
   });
+  op.formats = first_input_format;
+  return op;
 }
 
 OpDef max_pool_backward(int dims) {
@@ -209,15 +272,28 @@ OpDef max_pool_backward(int dims) {
     return sigs;
   };
   // Each plane's dy added at its indices in output order (indices come from the forward op:
-  // in range by construction).
+  // in range by construction); channels-last, a sample's per task.
   auto run = [name, dims](const std::vector<Tensor>& in, const KernelContext& ctx) -> std::vector<Tensor> {
-    const Tensor &dy = in[0], &indices = in[1];
+    const Tensor dy = planned_input(in, 0, ctx), indices = planned_input(in, 1, ctx);
     const Shape xs = backward_input_shape(name, ctx.attrs, dy.shape(), dims);
     Tensor dx = ctx.output(0, xs, dy.dtype());
     const int64_t planes = xs[0] * xs[1], in_plane = numel(xs) / std::max<int64_t>(planes, 1);
     const int64_t out_plane = dy.numel() / std::max<int64_t>(planes, 1);
     kernel::visit_floating(dy.dtype(), [&](auto v) {
       using T = decltype(v);
+      if (channels_last(dy.format())) {
+        const int64_t channels = xs[1];
+        kernel::parallel_for(xs[0], dx.numel() > kernel::kParallelGrain, [&](int64_t n) {
+          T* d = dx.data_as<T>() + n * in_plane * channels;
+          const T* g = dy.data_as<T>() + n * out_plane * channels;
+          const int64_t* idx = indices.data_as<int64_t>() + n * out_plane * channels;
+          std::fill(d, d + in_plane * channels, T{0});
+          for (int64_t o = 0; o < out_plane * channels; o += channels) {
+            for (int64_t c = 0; c < channels; ++c) d[idx[o + c] * channels + c] += g[o + c];
+          }
+        });
+        return;
+      }
       kernel::parallel_for(planes, dx.numel() > kernel::kParallelGrain, [&](int64_t p) {
         T* d = dx.data_as<T>() + p * in_plane;
         const T* g = dy.data_as<T>() + p * out_plane;
@@ -235,7 +311,9 @@ OpDef max_pool_backward(int dims) {
     const Var at = fn::reshape(ctx.inputs[1], {dy[0], dy[1], -1});
     return {fn::reshape(call1("gather", {planes, at}, {{"dim", int64_t{2}}}), dy), Var()};
   };
-  return with_grad(make_op(name, infer, signatures, run), grad);
+  OpDef op = with_grad(make_op(name, infer, signatures, run), grad);
+  op.formats = first_input_format;
+  return op;
 }
 
 // ---------------------------------------------------------------------------------------------

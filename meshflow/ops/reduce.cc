@@ -29,7 +29,9 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <type_traits>
+#include <utility>
 
 #include "meshflow/core/error.h"
 #include "meshflow/ops/functional.h"
@@ -424,6 +426,21 @@ void divide_by_count(const Tensor& out, const Shape& logical, const std::vector<
   for (int64_t i = 0, n = out.numel(); i < n; ++i) y[i] /= divisor;
 }
 
+// A channels-last x ([N, C, spatial...] lying as [N, spatial..., C]) viewed as it lies, with
+// `reduced` (per logical dim) in that order, where its kept dims lie in the same order as in
+// the row-major output (C reduced, or every spatial dim); else none and `reduced` as given.
+std::pair<std::optional<Tensor>, std::vector<bool>> as_it_lies(const Tensor& x, const std::vector<bool>& reduced) {
+  const Shape& shape = x.shape();
+  const bool planes_reduced = std::all_of(reduced.begin() + std::min<size_t>(2, reduced.size()), reduced.end(),
+                                          [](bool r) { return r; });
+  if (!channels_last(x.format()) || !(reduced[1] || planes_reduced)) return {std::nullopt, reduced};
+  Shape lying{shape[0]};
+  std::vector<bool> flags{reduced[0]};
+  for (size_t d = 2; d < shape.size(); ++d) lying.push_back(shape[d]), flags.push_back(reduced[d]);
+  lying.push_back(shape[1]), flags.push_back(reduced[1]);
+  return {Tensor::wrap(x.data(), lying, x.dtype(), x.storage()), flags};
+}
+
 OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
   OpDef def;
   def.name = name;
@@ -468,8 +485,10 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
     if (!(op == ReduceOp::kSum && is_small_int(in[0].dtype))) sigs.push_back({{partial}, {partial}});
     return sigs;
   };
-  // A channels-last input (core/tensor.h) is read as it lies where every dim is reduced, else
-  // row-major; the output is row-major.
+  // A channels-last input (core/tensor.h) is read as it lies where every dim is reduced, or
+  // where its kept dims lie in the same order either way (the channels or the planes reduced:
+  // a conv bias's gradient, over [N, H, W, C] as it lies), else row-major; the output is
+  // row-major.
   def.formats = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>& out, const Attrs&) {
     return std::vector<MemoryFormat>(out.size(), MemoryFormat::kContiguous);
   };
@@ -477,7 +496,11 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
     const Shape& logical = ctx.inputs[0].shape;
     const std::vector<bool> reduced = reduced_dims(name, ctx.attrs, static_cast<int64_t>(logical.size()));
     const bool whole = std::all_of(reduced.begin(), reduced.end(), [](bool r) { return r; });
-    const std::vector<Tensor> in{whole ? in_any[0] : kernel::onednn::in_format(in_any[0], MemoryFormat::kContiguous)};
+    const std::pair<std::optional<Tensor>, std::vector<bool>> lies = as_it_lies(in_any[0], reduced);
+    const std::vector<bool>& flags = lies.second;
+    const std::vector<Tensor> in{whole        ? in_any[0]
+                                 : lies.first ? *lies.first
+                                              : kernel::onednn::in_format(in_any[0], MemoryFormat::kContiguous)};
     Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
     if (is_complex(in[0].dtype())) {  // sum and mean: the parts' as a float tensor of shape (..., 2)
       auto parts = [](const Tensor& t) {
@@ -486,7 +509,7 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
         return Tensor::wrap(t.data(), shape, real_of(t.dtype()), t.storage());
       };
       const Tensor real_out = parts(out);
-      std::vector<bool> reduced_parts = reduced;
+      std::vector<bool> reduced_parts = flags;
       reduced_parts.push_back(false);
       visit_dtype(real_out.dtype(), [&](auto v) {
         using T = decltype(v);
@@ -507,12 +530,12 @@ OpDef reduction(const std::string& name, ReduceOp op, bool mean) {
           const T* x = in[0].data_as<T>();
           int16_t* w = wide.data_as<int16_t>();
           kernel::simd_for(in[0].numel(), [&](int64_t i) { w[i] = x[i]; });
-          return reduce_with<int16_t, int64_t>(op, wide, reduced, out);
+          return reduce_with<int16_t, int64_t>(op, wide, flags, out);
         }
       } else if constexpr (std::is_integral_v<T>) {
-        if (out.dtype() != in[0].dtype()) return reduce_with<T, int64_t>(op, in[0], reduced, out);
+        if (out.dtype() != in[0].dtype()) return reduce_with<T, int64_t>(op, in[0], flags, out);
       }
-      reduce_with<T, T>(op, in[0], reduced, out);
+      reduce_with<T, T>(op, in[0], flags, out);
       if constexpr (std::is_floating_point_v<T>) {
         if (mean) divide_by_count<T>(out, logical, reduced);
       }

@@ -125,12 +125,13 @@ struct Widening {
     };
   }
 
-  // `t` cast to `to` by the cast op's kernel for t's device, into `into` where that is a
-  // tensor of t's shape and dtype `to` (else new memory).
+  // `t` cast to `to` by the cast op's kernel for t's device, in t's memory format (a
+  // channels-last input of an op with OpDef::formats comes as it lies), into `into` where that
+  // is a tensor of t's shape, format and dtype `to` (else new memory).
   static Tensor cast_on_device(const Tensor& t, DType to, const Tensor* into) {
     static const OpDef& cast = find_op("cast");
     const Attrs attrs{{"dtype", to}};
-    const std::vector<TensorMeta> in{{t.shape(), t.dtype()}}, out{{t.shape(), to}};
+    const std::vector<TensorMeta> in{{t.shape(), t.dtype(), t.format()}}, out{{t.shape(), to, t.format()}};
     const std::vector<Box> boxes{Box::whole(t.shape())};
     std::vector<Tensor> given;
     if (into) given.push_back(*into);

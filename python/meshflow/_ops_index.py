@@ -677,6 +677,15 @@ def index_along_call(op, input, dim, index, source, accumulate):
     costs what it writes, out of place or over input's memory (index_copy_, index_add_,
     index_fill_; a 0-d input's is written as a 1-d one)."""
     x, d, index, source = _index_dim(op, input, dim, index, source)
+    if (accumulate and d == 0 and not x.is_global and x.dtype.is_floating_point and source.numel()
+            and index.shape[0] >= x.shape[0]):
+        # At least as many rows added as x has (a graph network's messages summed at their
+        # nodes): summed per row in index order (embedding_backward, whose gradient picks dy's
+        # rows), then added, without the positions of every element, their index_put and its
+        # gradient's gather. Fewer rows into a larger x write only those (index_put).
+        rows = reshape(_values_like(x, source, list(source.shape)), [index.shape[0], -1])
+        sums = apply("embedding_backward", [_placed_like(x, index), rows], {"num_weights": x.shape[0]})[0]
+        return "add", [x, reshape(sums, list(x.shape))], {}, 0
     shape = [1] * x.ndim
     shape[d] = index.shape[0]
     extents = list(x.shape)

@@ -2,8 +2,8 @@
 (`to(memory_format=)`, `contiguous(memory_format=)`, `is_contiguous(memory_format=)`,
 `Module.to(memory_format=)`) with torch's strides, and every op on channels-last inputs
 giving the values and gradients of the same op on row-major ones (which the other suites
-check against torch and NumPy): the ops that keep the layout (convolutions, batch norm,
-elementwise ops) keep it, as torch's do, and the others read a converted copy. A ResNet
+check against torch and NumPy): the ops that keep the layout (convolutions, batch and group
+norm, max pooling, elementwise ops) keep it, as torch's do, and the others read a converted copy. A ResNet
 block's training step, eager and in graph mode, agrees with the row-major one."""
 import numpy as np
 import pytest
@@ -154,6 +154,23 @@ def test_batch_norm_keeps_channels_last(dtype):
     close(bn3.running_var, bn2.running_var, 1e-2 if dtype == mf.bfloat16 else 1e-5)
 
 
+@pytest.mark.parametrize("dtype", [mf.float32, mf.float64, mf.bfloat16])
+@pytest.mark.parametrize("shape,groups", [((4, 24, 5, 3), 6), ((2, 8, 300, 3), 8), ((3, 6, 2, 3), 1)])
+def test_group_norm_keeps_channels_last(dtype, shape, groups):
+    """As torch's: a keyword-spotting CNN's conv -> GroupNorm -> ReLU -> conv chain keeps the
+    layout, so its dy and dx too (each was reordered before)."""
+    x = randn(*shape, dtype=dtype) * 3 + 2
+    w, b = randn(shape[1], dtype=dtype), randn(shape[1], dtype=dtype)
+    check_same(lambda x, w, b: F.group_norm(x, groups, w, b), (x, w, b), (x.to(memory_format=CL), w, b), keeps=True,
+               tol=2e-2 if dtype == mf.bfloat16 else 1e-4)
+    check_same(lambda x: F.group_norm(x, groups), (x,), (x.to(memory_format=CL),), keeps=True,
+               tol=2e-2 if dtype == mf.bfloat16 else 1e-4)
+    x3 = randn(2, 4, 3, 5, 2, dtype=dtype)
+    y3 = F.group_norm(x3.to(memory_format=mf.channels_last_3d), 2)
+    assert y3.is_contiguous(memory_format=mf.channels_last_3d)
+    close(y3, F.group_norm(x3, 2), 2e-2 if dtype == mf.bfloat16 else 1e-5)
+
+
 def test_elementwise_ops_keep_the_first_inputs_format():
     x, y = randn(2, 8, 5, 5), randn(2, 8, 5, 5)
     xc, yc = x.to(memory_format=CL), y.to(memory_format=CL)
@@ -172,10 +189,56 @@ def test_elementwise_ops_keep_the_first_inputs_format():
     close(z, x + y)
 
 
+@pytest.mark.parametrize("dtype", [mf.float32, mf.float64, mf.bfloat16])
+def test_max_pool_keeps_channels_last(dtype):
+    """As torch's: values, indices (flat within each plane) and gradients of a channels-last
+    max pool are the row-major one's, in that layout, padded, dilated, ceil_mode, adaptive,
+    3-d, ties and NaN included (the first maximum, the last NaN, as the row-major kernel)."""
+    x = randn(2, 8, 9, 7, dtype=dtype)
+    x[0, 1, 2:4, 2:4] = 1.5  # a tie inside one window
+    x[1, 3, 4, 4] = float("nan")
+    x[1, 3, 5, 4] = float("nan")
+    pools = [lambda a: F.max_pool2d(a, 2), lambda a: F.max_pool2d(a, 3, 2, 1, ceil_mode=True),
+             lambda a: F.max_pool2d(a, 2, 1, dilation=2), lambda a: F.adaptive_max_pool2d(a, (4, 3))]
+    for pool in pools:
+        check_same(pool, (x,), (x.to(memory_format=CL),), keeps=True, tol=1e-6)
+        rows = F.max_pool2d(x, 3, 2, 1, return_indices=True)[1]
+        cl = F.max_pool2d(x.to(memory_format=CL), 3, 2, 1, return_indices=True)[1]
+        assert cl.is_contiguous(memory_format=CL)
+        np.testing.assert_array_equal(cl.numpy(), rows.numpy())
+    x3 = randn(2, 4, 4, 5, 6, dtype=dtype)
+    y3 = F.max_pool3d(x3.to(memory_format=mf.channels_last_3d), 2)
+    assert y3.is_contiguous(memory_format=mf.channels_last_3d)
+    close(y3, F.max_pool3d(x3, 2), 1e-6)
+    leaf = x.to(memory_format=CL).requires_grad_(True)
+    (g,) = mf.autograd.grad(F.max_pool2d(leaf, 2).sum(), leaf, create_graph=True)  # a row-major dy
+    close(g, mf.autograd.grad(F.max_pool2d(x.requires_grad_(True), 2).sum(), x)[0], 1e-6)
+    dy = randn(2, 8, 4, 3, dtype=dtype).to(memory_format=CL).requires_grad_(True)
+    (g,) = mf.autograd.grad(F.max_pool2d(leaf, 2), leaf, dy, create_graph=True)
+    assert g.is_contiguous(memory_format=CL)
+    (gg,) = mf.autograd.grad((g * g).sum(), dy)  # max_pool2d_backward's gradient reads CL indices
+    close(gg, 2 * dy, 1e-6)
+
+
+@pytest.mark.parametrize("dtype", [mf.float32, mf.float64, mf.int64])
+def test_reductions_of_channels_last_tensors_read_them_as_they_lie(dtype):
+    """A conv bias's gradient (a sum over N, H and W of a channels-last dy) and the other
+    reductions whose kept dims lie in the row-major output's order give the row-major values."""
+    x = (randn(3, 8, 5, 6, dtype=mf.float64) * 10).to(dtype)
+    xc = x.to(memory_format=CL)
+    for fn in (lambda a: a.sum((0, 2, 3)), lambda a: a.sum((0, 2, 3), keepdim=True), lambda a: a.amax((2, 3)),
+               lambda a: a.sum(1), lambda a: a.amin((1, 2), keepdim=True), lambda a: a.sum((0, 3))):
+        close(fn(xc), fn(x), 1e-5 if dtype == mf.float32 else 1e-12)
+    if dtype != mf.int64:
+        close(xc.mean((0, 2, 3)), x.mean((0, 2, 3)), 1e-5)
+        x5 = randn(2, 4, 3, 5, 2, dtype=dtype)
+        close(x5.to(memory_format=mf.channels_last_3d).sum((0, 2, 3, 4)), x5.sum((0, 2, 3, 4)), 1e-5)
+
+
 def test_ops_without_channels_last_kernels_read_a_converted_copy():
     x = randn(2, 8, 6, 6)
     xc, m = x.to(memory_format=CL), randn(288, 3)
-    for fn in (lambda a: F.max_pool2d(a, 2), lambda a: F.adaptive_avg_pool2d(a, 2), lambda a: a.sum(dim=1),
+    for fn in (lambda a: F.adaptive_avg_pool2d(a, 2), lambda a: a.sum(dim=1),
                lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1), lambda a: a.transpose(1, 3)):
         check_same(fn, (x,), (xc,), keeps=False)
     mf.manual_seed(0)

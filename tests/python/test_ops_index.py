@@ -407,6 +407,24 @@ def test_index_add_index_copy_index_fill():
         mf.index_add(x, 1, mf.tensor(idx), mf.tensor(src[:, :2]))
 
 
+def test_index_add_of_more_rows_than_self_has_sums_them_in_order():
+    """A graph network's messages summed at their nodes (rows summed per node, then added):
+    out of place and in place, with repeated and missing rows, and their gradients."""
+    x, src = RNG.standard_normal((4, 3, 2)), RNG.standard_normal((9, 3, 2))
+    idx = np.array([3, 0, 3, 1, 3, 0, 1, 1, 3])
+    want = x.copy()
+    for k, i in enumerate(idx):
+        want[i] += src[k]
+    np.testing.assert_allclose(mf.index_add(mf.tensor(x), 0, mf.tensor(idx), mf.tensor(src)).numpy(), want,
+                               rtol=1e-14)
+    t = mf.tensor(x, dtype=mf.float32)
+    t.index_add_(0, mf.tensor(idx), mf.tensor(src, dtype=mf.float32), alpha=2)
+    np.testing.assert_allclose(t.numpy(), x + 2 * (want - x), rtol=1e-5, atol=1e-6)
+    check_gradients(lambda x, s: mf.index_add(x, 0, mf.tensor(idx), s), [x, src])
+    with pytest.raises(IndexError, match="9 is out of range"):
+        mf.index_add(mf.tensor(x), 0, mf.tensor(np.full(9, 9)), mf.tensor(src)).numpy()
+
+
 # ---------------------------------------------------------------------------------------------
 # nonzero, masked_select, where(condition), one_hot
 
