@@ -80,6 +80,11 @@ std::vector<GradCall> unary_calls() {
     calls.push_back({op, {x}});
   }
   for (const char* op : {"log", "sqrt", "rsqrt"}) calls.push_back({op, {px}});
+  for (double slope : {0.2, -1.5}) {
+    calls.push_back({"leaky_relu", {x}, {{"negative_slope", slope}}});
+    calls.push_back({"leaky_relu_backward", {x, away_from_zero({4, 3}, 2)}, {{"negative_slope", slope}}});
+    calls.push_back({"leaky_relu_backward", {x, away_from_zero({1, 3}, 2)}, {{"negative_slope", slope}}});
+  }
   // float64 to float64 only: a float32 result is too coarse for finite differences.
   calls.push_back({"cast", {x}, {{"dtype", DType::kFloat64}}});
   calls.push_back({"add_scalar", {x}, {{"value", 1.5}}});
@@ -109,6 +114,12 @@ std::vector<GradCall> reduction_calls() {
   for (const char* op : {"sum", "mean", "amax", "amin", "prod"}) {
     for (const auto& [dims, keepdim] : dims_and_keepdim) {
       calls.push_back({op, {x}, {{"dims", dims}, {"keepdim", keepdim}}});
+    }
+  }
+  // Values and the picked index: its gradient reaches the picked element alone.
+  for (const char* op : {"max_dim", "min_dim"}) {
+    for (const auto& [dim, keepdim] : std::vector<std::pair<int64_t, bool>>{{1, false}, {-1, true}, {0, false}}) {
+      calls.push_back({op, {x}, {{"dim", dim}, {"keepdim", keepdim}}});
     }
   }
   // prod at zeros: one in a reduced group (the product of the others there), two or more (0).
