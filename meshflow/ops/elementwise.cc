@@ -24,6 +24,8 @@
 //                       clamp_backward hardtanh_backward(x, dy) their gradients (below)
 //   leaky_relu:         x where x > 0, else negative_slope x (attribute, a number), floats;
 //                       leaky_relu_backward(x, dy) its gradient (below)
+//   smooth_l1(x, t):    smooth_l1_loss's or huber_loss's term of x - t (attributes "beta",
+//                       "huber"), floats; smooth_l1_backward(x, t, dy) its gradient (below)
 //   with a scalar (attribute "value", taken in x's dtype): add_scalar mul_scalar div_scalar
 //                       pow_scalar (x ** value; torch's own loops for its special exponents,
 //                       scalar_power.h), rpow_scalar (value ** x)
@@ -846,6 +848,107 @@ OpDef leaky_relu_backward_op() {
   return op;
 }
 
+// smooth_l1 (x, t; attributes "beta" > 0, "huber" a bool): smooth_l1_loss's per-element term
+// of x - t, or huber_loss's with beta its delta (scalar::SmoothL1), for x and t of one float
+// dtype and shape; smooth_l1_backward (x, t, dy): the gradient in x (the target's is its
+// negative), dy of x's shape or one that broadcasts to it (a mean's). Each one pass, where
+// the composition wrote five temporaries.
+constexpr const char* kSmoothL1Backward = "smooth_l1_backward";
+
+double smooth_l1_beta(const std::string& name, const Attrs& attrs) {
+  const double beta = attrs.get_float("beta");
+  if (!(beta > 0)) op_error(name, "beta " + std::to_string(beta) + "; expected beta > 0 (beta 0 is l1_loss)");
+  attrs.get_bool("huber");
+  return beta;
+}
+
+void check_smooth_l1_operands(const std::string& name, const std::vector<TensorMeta>& in, size_t count) {
+  kernel::expect_inputs(name, in, count);
+  expect_floating_x(name, in[0]);
+  kernel::expect_same_dtype(name, in[0], in[1]);
+  if (in[0].shape != in[1].shape) {
+    op_error(name, "x " + to_string(in[0].shape) + " and target " + to_string(in[1].shape) + " differ; expected one shape");
+  }
+}
+
+// Runs f.template operator()<T, huber>() for x's float dtype T.
+template <typename F>
+void with_smooth_l1(DType dtype, const Attrs& attrs, F f) {
+  visit_dtype(dtype, [&](auto v) {
+    using T = decltype(v);
+    if constexpr (std::is_floating_point_v<T>) {
+      if (attrs.get_bool("huber")) {
+        f(scalar::SmoothL1<T, true>{static_cast<T>(attrs.get_float("beta"))},
+          scalar::SmoothL1Backward<T, true>{static_cast<T>(attrs.get_float("beta"))});
+      } else {
+        f(scalar::SmoothL1<T, false>{static_cast<T>(attrs.get_float("beta"))},
+          scalar::SmoothL1Backward<T, false>{static_cast<T>(attrs.get_float("beta"))});
+      }
+    }
+  });
+}
+
+OpDef smooth_l1_op() {
+  OpDef op;
+  op.name = "smooth_l1";
+  op.elementwise = true;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    check_smooth_l1_operands("smooth_l1", in, 2);
+    smooth_l1_beta("smooth_l1", attrs);
+    return std::vector<TensorMeta>{in[0]};
+  };
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    return kernel::broadcast_split_signatures(in, out[0].shape);
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    with_smooth_l1(in[0].dtype(), ctx.attrs, [&](auto term, auto) {
+      using T = decltype(term.beta);
+      const T *x = in[0].data_as<T>(), *t = in[1].data_as<T>();
+      T* y = out.data_as<T>();
+      kernel::simd_for(out.numel(), [&](int64_t i) { y[i] = term(x[i], t[i]); });
+    });
+    return std::vector<Tensor>{out};
+  };
+  // x's gradient its backward op on dy (a mean's may be broadcast); t's the negative.
+  op.grad = [](const GradContext& g) {
+    const Var dx = call1(kSmoothL1Backward, {g.inputs[0], g.inputs[1], g.grad_outputs[0]}, g.attrs);
+    return std::vector<Var>{g.needs_grad[0] ? dx : Var(), g.needs_grad[1] ? fn::neg(dx) : Var()};
+  };
+  op.grad_takes_broadcast = true;
+  return op;
+}
+
+OpDef smooth_l1_backward_op() {
+  OpDef op;
+  op.name = kSmoothL1Backward;
+  op.elementwise = true;
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    check_smooth_l1_operands(kSmoothL1Backward, in, 3);
+    kernel::expect_broadcasts_to(kSmoothL1Backward, in[2].shape, in[0].shape, "dy", "x's");
+    kernel::expect_same_dtype(kSmoothL1Backward, in[0], in[2]);
+    smooth_l1_beta(kSmoothL1Backward, attrs);
+    return std::vector<TensorMeta>{in[0]};
+  };
+  // The splits broadcasting allows, and B, B, P -> P (linear in dy).
+  op.signatures = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    std::vector<Signature> sigs = kernel::broadcast_split_signatures(in, out[0].shape);
+    sigs.push_back({{Sbp::broadcast(), Sbp::broadcast(), Sbp::partial_sum()}, {Sbp::partial_sum()}});
+    return sigs;
+  };
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+    with_smooth_l1(in[0].dtype(), ctx.attrs, [&](auto, auto gradient) {
+      using T = decltype(gradient.beta);
+      const T *x = in[0].data_as<T>(), *t = in[1].data_as<T>();
+      kernel::backward_loop_at(in[2].data_as<T>(), in[2].shape(), out.data_as<T>(), out.shape(),
+                               [&](int64_t i, T dy) { return gradient(x[i], t[i], dy); });
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
 // The forward op's gradient (clamp's, hardtanh's, leaky_relu's): its backward op on dy (which
 // may be a broadcast gradient). The backward op's own: itself on the new dy (it is linear in
 // dy), summed over the dims a broadcast dy repeats; zeros for x (piecewise linear), as torch's.
@@ -1431,8 +1534,10 @@ void register_scalar_ops(OpRegistry& r) {
                   })));
 }
 
-// clamp, hardtanh, leaky_relu and their backward ops.
+// clamp, hardtanh, leaky_relu, smooth_l1 and their backward ops.
 void register_clamp_ops(OpRegistry& r) {
+  r.add(smooth_l1_op());
+  r.add(smooth_l1_backward_op());
   r.add(taking_broadcast_grads(with_grad(leaky_relu_op(), clamp_grad(kLeakyReluBackward))));
   r.add(with_grad(leaky_relu_backward_op(), clamp_backward_grad(kLeakyReluBackward)));
   r.add(taking_broadcast_grads(with_grad(clamp_op("clamp", false), clamp_grad(kClampBackward))));

@@ -275,6 +275,35 @@ struct LeakyReluBackward {
   }
 };
 
+// smooth_l1_loss's (kHuber false) and huber_loss's term of z = |x - t|, as torch's: 0.5 z^2 /
+// beta where z < beta, else z - 0.5 beta; huber's (beta its delta) 0.5 z^2 where z < delta,
+// else delta (z - 0.5 delta). The gradient in x from (x, t, dy), with d = x - t: smooth_l1's
+// -dy, dy or d dy / beta, huber's -delta dy, delta dy or d dy, by where d lies against
+// -beta and beta (torch's); in t its negative.
+template <typename T, bool kHuber>
+struct SmoothL1 {
+  T beta;
+  MF_HOST_DEVICE T operator()(T x, T t) const {
+    const T d = x - t;
+    const T z = d < T{0} ? -d : d;
+    if constexpr (kHuber) {
+      return z < beta ? static_cast<T>(0.5) * z * z : beta * (z - static_cast<T>(0.5) * beta);
+    } else {
+      return z < beta ? static_cast<T>(0.5) * z * z / beta : z - static_cast<T>(0.5) * beta;
+    }
+  }
+};
+template <typename T, bool kHuber>
+struct SmoothL1Backward {
+  T beta;
+  MF_HOST_DEVICE T operator()(T x, T t, T dy) const {
+    const T d = x - t;
+    const T edge = kHuber ? beta * dy : dy;
+    const T inside = kHuber ? d * dy : d * dy / beta;
+    return d <= -beta ? -edge : d >= beta ? edge : inside;
+  }
+};
+
 // where(cond, a, b): nonzero cond (NaN included) takes a.
 struct Select {
   template <typename TC, typename T>

@@ -85,6 +85,12 @@ std::vector<GradCall> unary_calls() {
     calls.push_back({"leaky_relu_backward", {x, away_from_zero({4, 3}, 2)}, {{"negative_slope", slope}}});
     calls.push_back({"leaky_relu_backward", {x, away_from_zero({1, 3}, 2)}, {{"negative_slope", slope}}});
   }
+  // Targets that put elements on both sides of beta (finite differences straddle no edge).
+  const Tensor t = away_from_zero({4, 3}, 3);
+  for (bool huber : {false, true}) {
+    const Attrs attrs{{"beta", 0.7}, {"huber", huber}};
+    calls.push_back({"smooth_l1", {x, t}, attrs});
+  }
   // float64 to float64 only: a float32 result is too coarse for finite differences.
   calls.push_back({"cast", {x}, {{"dtype", DType::kFloat64}}});
   calls.push_back({"add_scalar", {x}, {{"value", 1.5}}});

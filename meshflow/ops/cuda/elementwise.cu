@@ -309,6 +309,32 @@ Kernel clamp_backward(const char* name, bool hardtanh) {
   };
 }
 
+// smooth_l1 (x, t) and its backward (x, t, dy): float x (the op's infer refuses others).
+Kernel smooth_l1(const char* name, bool backward) {
+  return [name, backward](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    visit_dtype(out.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (!kIntegral<T>) {
+        const T beta = static_cast<T>(ctx.attrs.get_float("beta"));
+        auto run = [&](auto term, auto gradient) {
+          if (backward) {
+            launch<T, T, T, T>(name, gradient, out, {&in[0], &in[1], &in[2]});
+          } else {
+            launch<T, T, T>(name, term, out, {&in[0], &in[1]});
+          }
+        };
+        if (ctx.attrs.get_bool("huber")) {
+          run(scalar::SmoothL1<T, true>{beta}, scalar::SmoothL1Backward<T, true>{beta});
+        } else {
+          run(scalar::SmoothL1<T, false>{beta}, scalar::SmoothL1Backward<T, false>{beta});
+        }
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
 // leaky_relu and its backward (x, dy): float x (the op's infer refuses others).
 Kernel leaky_relu(const char* name, bool backward) {
   return [name, backward](const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -514,6 +540,8 @@ void add_elementwise_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "hardtanh_backward", clamp_backward("hardtanh_backward", true));
   r.add_kernel("cuda", "leaky_relu", leaky_relu("leaky_relu", false));
   r.add_kernel("cuda", "leaky_relu_backward", leaky_relu("leaky_relu_backward", true));
+  r.add_kernel("cuda", "smooth_l1", smooth_l1("smooth_l1", false));
+  r.add_kernel("cuda", "smooth_l1_backward", smooth_l1("smooth_l1_backward", true));
 
   r.add_kernel("cuda", "add_scalar", with_scalar<scalar::Add>("add_scalar"));
   r.add_kernel("cuda", "mul_scalar", with_scalar<scalar::Mul>("mul_scalar"));

@@ -158,6 +158,13 @@ def _same_shape(op, input, target):
                          "expected one shape")
 
 
+def _smooth_l1(input, target, beta, huber):
+    """The C++ op smooth_l1 on input and target promoted to one dtype (torch's result type)."""
+    from .._promotion import result_type
+    dtype = result_type(input, target)
+    return apply("smooth_l1", [input.to(dtype), target.to(dtype)], {"beta": float(beta), "huber": huber})[0]
+
+
 def _broadcast_target(input, target, warn=True):
     """input and target broadcast together, as torch's pointwise losses take a target of
     another shape (mse_loss of [N, 1] and [N] is the mean over [N, N]); with torch's warning
@@ -197,9 +204,10 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
     input, target = _broadcast_target(input, target)
     if beta < 0:
         raise ValueError(f"[smooth_l1_loss] beta {beta}; expected beta >= 0")
-    d = (input - target).abs()
-    if beta:
-        d = where(d < beta, d * d * (0.5 / beta), d - 0.5 * beta)
+    if beta:  # one op each way (smooth_l1, smooth_l1_backward)
+        d = _smooth_l1(input, target, beta, huber=False)
+    else:
+        d = (input - target).abs()
     return _C.grad_fn_as(_reduce(d, reduction, "smooth_l1_loss"), "SmoothL1LossBackward0", input, target)
 
 
@@ -317,8 +325,7 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, target = _broadcast_target(input, target)
     if delta <= 0:
         raise ValueError(f"[huber_loss] delta {delta}; expected delta > 0")
-    d = (input - target).abs()
-    loss = where(d < delta, d * d * 0.5, (d - 0.5 * delta) * delta)
+    loss = _smooth_l1(input, target, delta, huber=True)
     if weight is not None:
         loss = loss * weight
     return _C.grad_fn_as(_reduce(loss, reduction, "huber_loss"), "HuberLossBackward0", input, target, weight)
