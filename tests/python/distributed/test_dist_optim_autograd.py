@@ -4,8 +4,8 @@ an optimizer with two groups (their own lr, weight decay, betas / momentum) over
 in several layouts, on meshes [world] and [2, 2], ends with the values of the same steps on
 one device, its state in each parameter's layout; autograd.grad, autograd.backward, hooks
 and retain_grad give gradients in each tensor's placement and SBP, equal to one device;
-kl_div, cosine_similarity, normalize, huber_loss, leaky_relu and elu equal one device, with
-their gradients in the inputs' layouts."""
+kl_div, cosine_similarity, normalize, huber_loss, smooth_l1_loss, leaky_relu and elu equal one
+device, with their gradients in the inputs' layouts."""
 import numpy as np
 import pytest
 
@@ -118,6 +118,7 @@ LOSSES = {
     "cosine_similarity": lambda a, b: F.cosine_similarity(a, b).sum(),
     "normalize": lambda a, b: (F.normalize(a, dim=1) * b).sum(),
     "huber_loss": lambda a, b: F.huber_loss(a, b, delta=0.5),
+    "smooth_l1_loss": lambda a, b: F.smooth_l1_loss(a, b, reduction="sum", beta=0.7),
     "activations": lambda a, b: (F.leaky_relu(a, 0.2) * F.elu(b, 1.5)).sum(),
 }
 
