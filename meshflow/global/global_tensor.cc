@@ -51,12 +51,6 @@ void agree_on_layout(const Placement& placement, const NdSbp& nd_sbp, int64_t nd
   comm::agree(error, call_hash ^ layout_hash(placement, nd_sbp), call);
 }
 
-uint64_t shape_hash(const Shape& shape, DType dtype) {
-  uint64_t h = static_cast<uint64_t>(dtype) + 1;
-  for (int64_t d : shape) h = h * 1000003u + static_cast<uint64_t>(d);
-  return h;
-}
-
 std::string rank_name(const Placement& p, int id) {
   return "rank " + std::to_string(p.ranks()[id]) + " (coordinate " + to_string(p.coordinate(id)) + ")";
 }
@@ -309,6 +303,12 @@ GlobalTensor convert(const GlobalTensor& t, const Placement& placement, const Nd
   return GlobalTensor(t.shape(), placement, nd_sbp,
                       launch_boxing(boxing::cached_plan(t.shape(), t.dtype(), from.layout(), to), t.shape(),
                                     from.local(), to, "to_global"));
+}
+
+uint64_t shape_hash(const Shape& shape, DType dtype) {
+  uint64_t h = static_cast<uint64_t>(dtype) + 1;
+  for (int64_t d : shape) h = h * 1000003u + static_cast<uint64_t>(d);
+  return h;
 }
 
 TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout) {

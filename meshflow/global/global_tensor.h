@@ -110,6 +110,9 @@ Tensor launch_boxing(std::shared_ptr<const boxing::Plan> plan, const Shape& logi
 // one's result, pending.
 std::vector<Tensor> launch_fused_boxing(std::shared_ptr<const boxing::Plan> plan, const std::vector<Tensor>& locals,
                                         const std::string& name);
+// A logical shape and dtype as one number, the same on every rank however the value is
+// split: what ranks compare to find that they are in different calls.
+uint64_t shape_hash(const Shape& shape, DType dtype);
 // This rank's local shape and dtype under `layout` (an empty local outside the placement).
 TensorMeta local_meta(const Shape& logical, DType dtype, const boxing::Layout& layout);
 // The logical value, on every rank of the world, in storage of its own. Waits for it, and

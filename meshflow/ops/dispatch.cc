@@ -806,11 +806,8 @@ std::vector<GlobalTensor> apply_global(const OpDef& op, const std::vector<Global
                                     : std::all_of(inputs.begin(), inputs.end(), whole_on_every_rank);
   const bool alone_is_fine = whole && overwrite.empty() && !op.draws_random && !NoReadTwins::active();
   if (placement.size() > 1 && !alone_is_fine) {
-    uint64_t shapes = 0;  // the logical shapes and dtypes: the same on every rank, however split
-    for (const GlobalTensor& t : inputs) {
-      for (int64_t d : t.shape()) shapes = shapes * 31 + static_cast<uint64_t>(d);
-      shapes = shapes * 31 + static_cast<uint64_t>(t.dtype()) + 1;
-    }
+    uint64_t shapes = 0;
+    for (const GlobalTensor& t : inputs) shapes = shapes * 31 + shape_hash(t.shape(), t.dtype());
     comm::note_global_call(op.name.c_str(), shapes, grad_enabled());
   }
   for (const GlobalTensor& t : inputs) {
