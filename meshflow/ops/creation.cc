@@ -30,7 +30,6 @@
 #include <numeric>
 #include <optional>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 
 #include "meshflow/ops/fill_value.h"
@@ -54,12 +53,7 @@ Generator& generator() {
 }
 
 using kernel::exact_int;
-
-std::string str(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
-}
+using kernel::number_text;
 
 DType dtype_of(const std::string& op, const Attrs& attrs) {
   return attrs.has("dtype") ? attrs.get_dtype("dtype") : DType::kFloat32;
@@ -194,7 +188,8 @@ TensorMeta arange_meta(const std::string& op, const Attrs& attrs) {
   auto get = [&](const char* key) { return attrs.get_float(key); };
   const double start = get("start"), end = get("end"), step = get("step");
   if (!std::isfinite(start) || !std::isfinite(end) || !std::isfinite(step)) {
-    op_error(op, "start, end and step must be finite, got " + str(start) + ", " + str(end) + ", " + str(step));
+    op_error(op, "start, end and step must be finite, got " + number_text(start) + ", " + number_text(end) + ", " +
+                     number_text(step));
   }
   if (step == 0) op_error(op, "step must be nonzero");
   double count = std::ceil((end - start) / step);
@@ -207,12 +202,12 @@ TensorMeta arange_meta(const std::string& op, const Attrs& attrs) {
     count = static_cast<double>(diff / *step_int + (diff % *step_int != 0 && (diff < 0) == (*step_int < 0)));
   }
   if (count < 0) {
-    op_error(op, "end " + str(end) + " lies on the wrong side of start " + str(start) + " for step " + str(step) +
-                     "; expected (end - start) of step's sign, or zero");
+    op_error(op, "end " + number_text(end) + " lies on the wrong side of start " + number_text(start) +
+                     " for step " + number_text(step) + "; expected (end - start) of step's sign, or zero");
   }
   if (count >= 0x1p63) {
-    op_error(op, "from " + str(start) + " to " + str(end) + " by " + str(step) + " has " + str(count) +
-                     " elements; expected at most 2^63 - 1");
+    op_error(op, "from " + number_text(start) + " to " + number_text(end) + " by " + number_text(step) + " has " +
+                     number_text(count) + " elements; expected at most 2^63 - 1");
   }
   const DType dtype = dtype_of(op, attrs);
   kernel::check_fits(op, "start", attrs, dtype);
@@ -352,7 +347,7 @@ std::vector<TensorMeta> dropout_infer(const std::vector<TensorMeta>& in, const A
     op_error(kDropout, std::string("the input's dtype is ") + dtype_name(in[0].dtype) + "; expected a floating dtype");
   }
   const double p = attrs.get_float("p");
-  if (!(p >= 0 && p < 1)) op_error(kDropout, "p is " + str(p) + "; expected 0 <= p < 1");
+  if (!(p >= 0 && p < 1)) op_error(kDropout, "p is " + number_text(p) + "; expected 0 <= p < 1");
   attrs.get_int("seed");
   attrs.get_int("offset");
   return {in[0], in[0]};

@@ -53,10 +53,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <iomanip>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <type_traits>
 #include <variant>
@@ -691,9 +689,7 @@ void check_bounds(const std::string& name, const Attrs& attrs, DType dtype, bool
       const double bound = std::trunc(x), edge = static_cast<double>(end);
       const bool past = exact ? (is_min ? *exact > end : *exact < end) : (is_min ? bound > edge : bound < edge);
       if (past) {
-        std::ostringstream shown;
-        shown << std::setprecision(17) << bound;
-        op_error(name, std::string(key) + " " + (exact ? std::to_string(*exact) : shown.str()) +
+        op_error(name, std::string(key) + " " + (exact ? std::to_string(*exact) : kernel::number_text(bound)) +
                            " is outside the representable range of " + dtype_name(dtype) + "; expected " +
                            (is_min ? "at most " : "at least ") + std::to_string(end));
       }

@@ -2,10 +2,9 @@
 #include "meshflow/ops/kernel_util.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <iomanip>
 #include <limits>
-#include <sstream>
 
 #include "meshflow/core/error.h"
 #include "meshflow/ops/fill_value.h"
@@ -42,9 +41,7 @@ void check_fits(const std::string& op, const std::string& key, const Attrs& attr
         // [lowest, max + 1), truncated toward zero as torch's conversion (both bounds exact).
         const double x = attrs.get_float(key);
         if (x >= static_cast<double>(lo) && x < static_cast<double>(hi) + 1.0) return;
-        std::ostringstream out;
-        out << std::setprecision(17) << x;
-        shown = out.str();
+        shown = number_text(x);
       }
     }
     if (shown.empty()) return;  // absent: the op's own reading reports it
@@ -61,15 +58,19 @@ void check_converts(const std::string& op, const std::string& key, const Attrs& 
                      : dtype == DType::kFloat32  ? std::numeric_limits<float>::max()
                                                  : std::numeric_limits<double>::max();
   if (std::isfinite(x) && std::fabs(x) > max) {
-    auto shown = [](double v) {
-      std::ostringstream out;
-      out << v;
-      return out.str();
-    };
-    op_error(op, key + " " + shown(x) + " cannot be converted to type " + dtype_name(dtype) +
-                     " without overflow; expected a finite value in [-" + shown(max) + ", " + shown(max) +
+    op_error(op, key + " " + number_text(x) + " cannot be converted to type " + dtype_name(dtype) +
+                     " without overflow; expected a finite value in [-" + number_text(max) + ", " + number_text(max) +
                      "], an infinity or NaN");
   }
+}
+
+std::string number_text(double x) {
+  char text[64];  // fixed notation below 1e16 needs at most 17 digits before the point, 21 after
+  const double size = std::fabs(x);
+  const bool fixed = size == 0 || (size >= 1e-4 && size < 1e16);  // where Python's repr writes no exponent
+  const auto [end, error] = fixed ? std::to_chars(text, text + sizeof(text), x, std::chars_format::fixed)
+                                  : std::to_chars(text, text + sizeof(text), x);
+  return error == std::errc() ? std::string(text, end) : std::to_string(x);
 }
 
 void expect_same_dtype(const std::string& op, const TensorMeta& a, const TensorMeta& b) {

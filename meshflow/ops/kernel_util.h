@@ -33,6 +33,10 @@ void check_fits(const std::string& op, const std::string& key, const Attrs& attr
 // float16 without overflow"); integers as check_fits; bool and complex anything.
 void check_converts(const std::string& op, const std::string& key, const Attrs& attrs, DType dtype);
 
+// `x` in the fewest digits that read back as `x`, with an exponent where Python's repr has
+// one (0.1, 65504, 10000000000, 1e+20): error messages show the number the user wrote.
+std::string number_text(double x);
+
 // NumPy broadcasting; throws "[op] shapes ... cannot be broadcast".
 Shape broadcast_shapes(const std::string& op, const Shape& a, const Shape& b);
 // Throws "[op] <what> has shape ...; expected <whose> shape ... or one that broadcasts to it"
