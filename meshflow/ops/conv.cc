@@ -730,9 +730,13 @@ std::vector<Signature> pad_like_signatures(const kernel::PadGeometry& g, const A
 
 Shape pad_out_shape(const kernel::PadGeometry& g) { return Shape(g.out, g.out + g.nd); }
 
-std::vector<TensorMeta> pad_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+// The value converts to the dtype given (float16's range, not float32's it runs in).
+void pad_check_given(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kPad, in, 1);
   if (attrs.has("value")) kernel::check_converts(kPad, "value", attrs, in[0].dtype);
+}
+
+std::vector<TensorMeta> pad_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   return {{pad_out_shape(kernel::pad_geometry(kPad, attrs, in[0].shape)), in[0].dtype}};
 }
 
@@ -1181,7 +1185,9 @@ void register_conv_ops(OpRegistry& r) {
   for (int dims : {2, 3}) {
     for (const OpDef& op : conv_ops(dims)) r.add(op);
   }
-  r.add(with_grad(make_op(kPad, pad_infer, pad_signatures, pad_kernel), pad_grad));
+  OpDef pad = with_grad(make_op(kPad, pad_infer, pad_signatures, pad_kernel), pad_grad);
+  pad.check_given = pad_check_given;
+  r.add(std::move(pad));
   r.add(with_grad(make_op(kPadBackward, pad_backward_infer, pad_backward_signatures, pad_backward_kernel),
                   pad_backward_grad));
   auto planes = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {

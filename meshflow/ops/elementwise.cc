@@ -705,11 +705,11 @@ OpDef clamp_op(const std::string& name, bool hardtanh) {
   op.name = name;
   op.elementwise = true;
   op.small_ints = true;
-  op.infer = [name, hardtanh](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  op.check_given = [name, hardtanh](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 1);
     check_bounds(name, attrs, in[0].dtype, hardtanh);
-    return std::vector<TensorMeta>{in[0]};
   };
+  op.infer = [](const std::vector<TensorMeta>& in, const Attrs&) { return std::vector<TensorMeta>{in[0]}; };
   op.signatures = signatures_from(always(increasing(0)));
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
@@ -746,13 +746,16 @@ OpDef clamp_backward_op(const char* name, bool hardtanh) {
   OpDef op;
   op.name = name;
   op.elementwise = true;
-  op.infer = [name, hardtanh](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
     kernel::expect_inputs(name, in, 2);
     expect_floating_x(name, in[0]);
     kernel::expect_broadcasts_to(name, in[1].shape, in[0].shape, "dy", "x's");
     kernel::expect_same_dtype(name, in[0], in[1]);
-    check_bounds(name, attrs, in[0].dtype, hardtanh);
     return std::vector<TensorMeta>{in[0]};
+  };
+  op.check_given = [name, hardtanh](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, 2);
+    check_bounds(name, attrs, in[0].dtype, hardtanh);
   };
   op.signatures = linear_in_dy_signatures;
   op.kernel = [hardtanh](const std::vector<Tensor>& in, const KernelContext& ctx) {

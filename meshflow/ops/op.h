@@ -113,6 +113,11 @@ struct OpDef {
   // Output metas from input metas; throws std::invalid_argument on bad input or attributes
   // (a missing or mistyped attribute's error gets the op's name from the dispatcher).
   std::function<std::vector<TensorMeta>(const std::vector<TensorMeta>& inputs, const Attrs& attrs)> infer;
+  // Checks of a call as it was made, run before infer and before an op without kernels of
+  // its own for the halves sees them widened to float32 ("Halves", below): what must hold of
+  // the dtypes the caller gave (a number that must convert to float16: clamp's bounds, pad's
+  // value). Null: infer checks everything.
+  std::function<void(const std::vector<TensorMeta>& inputs, const Attrs& attrs)> check_given;
   // Valid 1-d signatures besides all-broadcast, in order of preference.
   std::function<std::vector<Signature>(const std::vector<TensorMeta>& inputs, const std::vector<TensorMeta>& outputs,
                                        const Attrs& attrs)>

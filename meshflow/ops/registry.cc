@@ -232,6 +232,13 @@ void OpRegistry::add(OpDef op) {
       };
     }
   }
+  if (op.check_given) {  // outside the widening: it sees the dtypes the caller gave
+    op.infer = [check = op.check_given, infer = std::move(op.infer)](const std::vector<TensorMeta>& in,
+                                                                      const Attrs& attrs) {
+      check(in, attrs);
+      return infer(in, attrs);
+    };
+  }
   if (!op.booleans || !op.small_ints || !op.complex) {
     op.infer = [name, booleans = op.booleans, small_ints = op.small_ints, complex = op.complex,
                 infer = std::move(op.infer)](const std::vector<TensorMeta>& in, const Attrs& attrs) {

@@ -112,3 +112,17 @@ def test_layouts_print_as_torch_s_dtypes_convert_and_sizes_take_integer_tensors(
     assert mf.ones(mf.tensor(2), 3).shape == (2, 3) and mf.zeros((np.int32(2), mf.tensor(1))).shape == (2, 1)
     with pytest.raises(TypeError, match="sizes must be ints"):
         mf.ones(mf.tensor(2.0))
+
+
+def test_a_float16_tensor_s_clamp_hardtanh_and_pad_numbers_convert_to_float16_not_float32():
+    # the ops run float16 widened to float32; their numbers are checked against the dtype given
+    h = mf.tensor([1.0, -2.0], dtype=mf.float16, requires_grad=True)
+    for bad in (lambda: h.clamp(-1e5, 1e5), lambda: F.hardtanh(h, -7e4, 1.0), lambda: h.clamp(max=65505.0),
+                lambda: F.pad(h, (1, 1), value=1e5), lambda: nn.Hardtanh(-1.0, 7e4)(h)):
+        with pytest.raises(RuntimeError, match="cannot be converted to type float16 without overflow"):
+            bad()
+    assert h.clamp(max=float("inf")).tolist() == [1.0, -2.0] and h.clamp(-65504, 65504).dtype == mf.float16
+    assert F.pad(h, (1, 1), value=65504.0).tolist() == [65504.0, 1.0, -2.0, 65504.0]
+    assert h.detach().bfloat16().clamp(-1e5, 1e5).tolist() == [1.0, -2.0]  # bfloat16 holds 1e5
+    h.clamp(-1.5, 65504).sum().backward()
+    assert h.grad.tolist() == [1.0, 0.0] and h.grad.dtype == mf.float16
