@@ -7,7 +7,7 @@ groups are torch's: `param_groups` is a list of dicts, each with its own hyperpa
 and what is written there (a scheduler's "lr", or the "momentum" or "betas" that CyclicLR and
 OneCycleLR cycle) is what the next step uses.
 
-ZeRO (`zero_stage=1|2|3` on every optimizer but LBFGS and SparseAdam) is a choice of SBP, made in the C++
+ZeRO (`zero_stage=1|2|3` on every optimizer but LBFGS, SparseAdam and Adafactor) is a choice of SBP, made in the C++
 optimizer base (meshflow/nn/optim.h): along every mesh axis where a parameter is broadcast
 (the data-parallel axes) its optimizer state is split (along dimension 0 unless a
 tensor-parallel axis splits that one) (stage 1), so is its gradient, which
@@ -32,6 +32,25 @@ def _tensors(params, what="params"):
         if not isinstance(p, Tensor):
             raise TypeError(f"parameter {i} is a {_type_name(p)}; expected a meshflow Tensor")
     return params
+
+
+def _group_with_names(group):
+    """`group` (a dict) with its "params" as given: tensors, or (name, tensor) pairs as
+    model.named_parameters() yields them, which torch's optimizers take too: the names then go
+    to the group's "param_names" (all named or none)."""
+    params = group["params"]
+    if isinstance(params, Tensor):
+        return dict(group, params=[params])
+    if isinstance(params, set):
+        raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering of "
+                        "tensors in sets will change between runs. Please use a list instead.")
+    params = list(params)
+    names = [p[0] for p in params if isinstance(p, tuple)]
+    if not names:
+        return dict(group, params=params)
+    if len(names) != len(params):
+        raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+    return dict(group, params=[p[1] for p in params], param_names=names)
 
 
 def _like_param(value, param):
@@ -151,8 +170,8 @@ class Optimizer:
     __init__(params, defaults), param_groups as plain dicts with the defaults filled in, state
     as a defaultdict keyed by parameter, add_param_group, zero_grad, state_dict /
     load_state_dict in torch's structure, step hooks; the subclass writes step()). meshflow's
-    optimizers composed of ops in Python (LBFGS and SparseAdam, in _composed_more.py) are such
-    subclasses (SparseAdam writes `_update(p, grad, state, group)` instead); SGD, Adam, AdamW,
+    optimizers composed of ops in Python (LBFGS, SparseAdam and Adafactor, in _composed_more.py) are such
+    subclasses (SparseAdam and Adafactor write `_update(p, grad, state, group)` instead); SGD, Adam, AdamW,
     RMSprop, Adagrad, Adamax, NAdam, RAdam, Adadelta, ASGD and Rprop run C++ steps
     (_FusedOptimizer below)."""
 
@@ -188,9 +207,8 @@ class Optimizer:
         """Adds a group (a dict with "params"); the options it leaves out are the defaults."""
         if not isinstance(param_group, dict):
             raise TypeError(f"param group must be a dict, but got {_type_name(param_group)}")
-        group = dict(param_group)
-        params = group["params"]
-        group["params"] = [params] if isinstance(params, Tensor) else _tensors(params)
+        group = _group_with_names(param_group)
+        group["params"] = _tensors(group["params"])
         for key, value in self.defaults.items():
             group.setdefault(key, value)
         seen = {id(p) for g in self.param_groups for p in g["params"]}
@@ -290,8 +308,8 @@ class _FusedOptimizer(Optimizer):
             raise TypeError(f"param group must be a dict, but got {_type_name(group)}")
         if "params" not in group:
             raise ValueError("a parameter group needs a 'params' entry")
-        params = group["params"]
-        params = [params] if isinstance(params, Tensor) else _tensors(params)
+        group = _group_with_names(group)
+        params = _tensors(group["params"])
         if not params:
             raise ValueError("optimizer got an empty parameter list")
         # Keys that are no option of this optimizer ("name", a scheduler's, a typo) are kept as
@@ -787,6 +805,6 @@ def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
     return _C.warmup_cosine_lr(int(step), int(warmup), int(total), float(max_lr), float(min_lr))
 
 
-from ._composed_more import LBFGS, SparseAdam  # noqa: E402,F401
+from ._composed_more import Adafactor, LBFGS, SparseAdam  # noqa: E402,F401
 from . import lr_scheduler  # noqa: E402: meshflow.optim.lr_scheduler, as torch.optim.lr_scheduler
 from . import swa_utils  # noqa: E402: meshflow.optim.swa_utils, as torch.optim.swa_utils
