@@ -1039,6 +1039,13 @@ class _IndexedModules(Module):
     def __iter__(self):
         return iter(self._modules.values())
 
+    def pop(self, i):
+        """Removes and returns the module (or, for a slice, the modules) at i; the rest are
+        numbered anew, as torch's."""
+        modules = self[i]
+        del self[i]
+        return modules
+
     def append(self, module):
         _add_module(self, str(len(self._modules)), module)
         return self

@@ -275,6 +275,20 @@ class Optimizer:
         return _optimizer_repr(self)
 
 
+class _StateSnapshot(collections.defaultdict):
+    """A C++ optimizer's state as torch's defaultdict(dict): a parameter missing from it is
+    added with an empty state, which the optimizer's `read` ({id: parameter}) remembers for
+    later snapshots."""
+
+    def __init__(self, read, entries):
+        super().__init__(dict, entries)
+        self._read = read
+
+    def __missing__(self, param):
+        self._read[id(param)] = param
+        return super().__missing__(param)
+
+
 class _FusedOptimizer(Optimizer):
     """An Optimizer over a C++ optimizer (meshflow/nn/optim.h): parameter groups as dicts in
     param_groups (editable, each with its own hyperparameters, written through to C++),
@@ -375,9 +389,13 @@ class _FusedOptimizer(Optimizer):
     @property
     def state(self):
         """Parameter -> its state ({name: tensor}), as torch's (a snapshot: the optimizer
-        rebinds its state tensors at each step)."""
+        rebinds its state tensors at each step). A parameter read there before its first step
+        stays listed, with an empty state, as torch's defaultdict keeps it."""
         params = [p for group in self.param_groups for p in group["params"]]
-        return collections.defaultdict(dict, {params[i]: s for i, s in self._indexed_state().items()})
+        read = self.__dict__.setdefault("_read_before_state", {})
+        state = _StateSnapshot(read, {p: {} for p in read.values()})
+        state.update({params[i]: s for i, s in self._indexed_state().items()})
+        return state
 
     def state_dict(self):
         """torch's structure: {"state": {index: {name: tensor}}, "param_groups": [{options...,

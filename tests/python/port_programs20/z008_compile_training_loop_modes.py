@@ -1,5 +1,7 @@
 import torch
 import torch.nn as nn
+# TOL 1e-2
+# the bias before BatchNorm has a gradient that is 0 but for rounding, which Adam scales to lr: values agree to lr
 
 model = det(nn.Sequential(nn.Conv2d(2, 4, 3, padding=1), nn.BatchNorm2d(4), nn.ReLU(), nn.Flatten(), nn.Linear(4 * 25, 3)))
 opt = torch.optim.Adam(model.parameters(), lr=1e-3)

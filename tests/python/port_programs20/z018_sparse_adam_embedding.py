@@ -1,5 +1,6 @@
 import torch
 import torch.nn as nn
+# meshflow's sparse embedding gradient is dense with the sparse one's values (docs/porting.md): grad.is_sparse is not reported
 
 emb = det(nn.Embedding(10, 3, sparse=True))
 lin = det(nn.Linear(3, 1))
@@ -13,4 +14,4 @@ for _ in range(3):
     loss.backward()
     opt_s.step()
     opt_d.step()
-report(is_sparse=emb.weight.grad.is_sparse, w=emb.weight, untouched=emb.weight[0], lin=lin.weight, loss=loss.item())
+report(w=emb.weight, untouched=emb.weight[0], lin=lin.weight, loss=loss.item())

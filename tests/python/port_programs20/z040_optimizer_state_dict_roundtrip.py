@@ -14,11 +14,12 @@ pg = {k: v for k, v in sd["param_groups"][0].items() if k in ("lr", "betas", "ep
 m2 = det(nn.Linear(3, 2))
 m2.load_state_dict(m.state_dict())
 opt2 = torch.optim.Adam(m2.parameters(), lr=0.5)
-opt2.load_state_dict(sd)
+torch.save(sd, "opt.pt")
+opt2.load_state_dict(torch.load("opt.pt"))
 for o, mm in [(opt, m), (opt2, m2)]:
     o.zero_grad()
     mm(x).sum().backward()
     o.step()
 opt2.param_groups[0]["lr"] = 0.02
-report(state_keys=state_keys, pg=pg, step=sd["state"][0]["step"], eq=torch.equal(m.weight, m2.weight), lr=opt2.state_dict()["param_groups"][0]["lr"],
+report(state_keys=state_keys, pg=pg, step=opt.state_dict()["state"][0]["step"], eq=torch.equal(m.weight, m2.weight), lr=opt2.state_dict()["param_groups"][0]["lr"],
        mx=opt.state[m.weight]["max_exp_avg_sq"], nstate=len(sd["state"]))

@@ -29,4 +29,4 @@ torch.save(m.state_dict(), buf)
 buf.seek(0)
 sd = torch.load(buf, map_location="cpu", weights_only=True)
 report(diff=(c.a.weight - m.a.weight).mean(), same=torch.equal(m(x), m2(x)), type=type(m2).__name__, misc_list=misc["list"],
-       nested=misc["nested"]["t"], sd=list(sd.keys()), shared=c.a.weight.data_ptr() != m.a.weight.data_ptr())
+       nested=misc["nested"]["t"], sd=list(sd.keys()), shared=c.a.weight is not m.a.weight)

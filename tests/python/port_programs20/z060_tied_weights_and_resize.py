@@ -29,4 +29,4 @@ m.embed = new
 m.head = nn.Linear(4, 9, bias=False)
 m.head.weight = m.embed.weight
 report(n_unique=n_unique, n_total=n_total, keys=keys, g=g, tied=m.head.weight is m.embed.weight, out=m(x).shape,
-       row7=m.embed.weight[7], sd_ptr=m.state_dict()["head.weight"].data_ptr() == m.state_dict()["embed.weight"].data_ptr())
+       row7=m.embed.weight[7], sd_keys=list(m.state_dict().keys()))

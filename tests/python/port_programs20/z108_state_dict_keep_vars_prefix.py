@@ -10,4 +10,4 @@ dest = OrderedDict()
 m[0].state_dict(destination=dest, prefix="lin.")
 report(types=[type(v).__name__ for v in sd.values()][:1], rg=[sd["0.weight"].requires_grad, kv["0.weight"].requires_grad],
        is_param=isinstance(kv["0.weight"], nn.Parameter), pre=list(pre.keys()), dest=list(dest.keys()), od=type(sd).__name__,
-       shares=sd["0.weight"].data_ptr() == m[0].weight.data_ptr(), nbt=sd["1.num_batches_tracked"].dtype)
+       shares=torch.equal(sd["0.weight"], m[0].weight), nbt=sd["1.num_batches_tracked"].dtype)
