@@ -1,4 +1,5 @@
 import torch
+import torch._dynamo
 import torch.nn as nn
 
 torch._dynamo.config.suppress_errors = True
