@@ -137,3 +137,25 @@ def test_a_parameter_read_in_optimizer_state_before_its_step_stays_listed():
     lin(mf.ones(1, 2)).sum().backward()
     opt.step()
     assert sorted(opt.state[lin.weight]) == ["exp_avg", "exp_avg_sq", "step"] and len(opt.state) == 2
+
+
+def test_autograd_grad_runs_only_the_nodes_on_paths_to_its_inputs():
+    a = mf.tensor([1.0, 2.0], requires_grad=True)
+    b = mf.tensor([3.0], requires_grad=True)
+    c = mf.tensor([4.0], requires_grad=True)
+    p, q = a * b, c.exp() * 2
+    y = p.sum() + q.sum()
+    with pytest.raises(RuntimeError, match="not have been used in the graph"):
+        mf.autograd.grad(p.sum(), [c])  # nothing ran, nothing was freed
+    (ga,) = mf.autograd.grad(y, [a])  # frees the nodes down to a alone, as torch's
+    assert ga.tolist() == [3.0, 3.0] and a.grad is None and b.grad is None and c.grad is None
+    (gc,) = mf.autograd.grad(q.sum(), [c])  # the exp branch kept its saved values
+    np.testing.assert_allclose(gc.numpy(), [2 * np.exp(4.0)], rtol=1e-6)
+    with pytest.raises(Exception, match="a second time"):
+        mf.autograd.grad(p.sum(), [a])
+    h = a * 2  # a non-leaf input: its node's hooks run, its backward only where needed
+    z = (h * b).sum()
+    gh, gb = mf.autograd.grad(z, [h, b], retain_graph=True)
+    assert gh.tolist() == [3.0, 3.0] and gb.tolist() == [6.0]
+    z.backward()  # h's node kept its saved values: backward runs through it
+    assert a.grad.tolist() == [6.0, 6.0] and b.grad.tolist() == [6.0]
