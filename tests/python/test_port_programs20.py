@@ -159,3 +159,32 @@ def test_autograd_grad_runs_only_the_nodes_on_paths_to_its_inputs():
     assert gh.tolist() == [3.0, 3.0] and gb.tolist() == [6.0]
     z.backward()  # h's node kept its saved values: backward runs through it
     assert a.grad.tolist() == [6.0, 6.0] and b.grad.tolist() == [6.0]
+
+
+def test_layers_reset_parameters_and_a_subclass_s_override_initializes_them():
+    class ConstLinear(nn.Linear):
+        def reset_parameters(self):
+            nn.init.constant_(self.weight, 0.1)
+            nn.init.zeros_(self.bias)
+
+    lin = ConstLinear(3, 2)
+    np.testing.assert_allclose(lin.weight.detach().numpy(), 0.1)
+    assert lin.bias.tolist() == [0.0, 0.0]
+    for layer in (nn.Linear(3, 2), nn.Conv2d(2, 3, 3), nn.ConvTranspose1d(2, 3, 3), nn.LSTM(3, 4, 2, proj_size=2),
+                  nn.GRUCell(3, 4), nn.Embedding(5, 3, padding_idx=1)):
+        mf.manual_seed(7)
+        before = [p.detach().clone() for p in layer.parameters()]
+        layer.reset_parameters()  # the k-fold idiom: hasattr(layer, "reset_parameters")
+        after = list(layer.parameters())
+        assert [p.shape for p in after] == [p.shape for p in before]
+        assert any(not mf.equal(p, q) for p, q in zip(after, before)), type(layer).__name__
+    assert nn.Embedding(5, 3, padding_idx=1).weight[1].tolist() == [0.0, 0.0, 0.0]
+    bn, ln, gn = nn.BatchNorm1d(2), nn.LayerNorm(2), nn.GroupNorm(1, 2)
+    with mf.no_grad():
+        for m in (bn, ln, gn):
+            m.weight.fill_(3.0), m.bias.fill_(2.0)
+        bn.running_var.fill_(5.0)
+    for m in (bn, ln, gn):
+        m.reset_parameters()
+        assert m.weight.tolist() == [1.0, 1.0] and m.bias.tolist() == [0.0, 0.0]
+    assert bn.running_var.tolist() == [1.0, 1.0] and bn.num_batches_tracked.item() == 0
