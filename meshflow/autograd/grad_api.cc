@@ -89,6 +89,22 @@ void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool
   join[0].backward(Var(), retain_graph, create_graph);
 }
 
+namespace {
+
+thread_local const GradTargets* grad_targets = nullptr;  // the innermost GradTargetsGuard's, until taken
+
+}  // namespace
+
+GradTargetsGuard::GradTargetsGuard(GradTargets targets) : targets_(std::move(targets)), previous_(grad_targets) {
+  grad_targets = &targets_;
+}
+
+GradTargetsGuard::~GradTargetsGuard() { grad_targets = previous_; }
+
+TakenGradTargets::TakenGradTargets() : taken_(std::exchange(grad_targets, nullptr)) {}
+
+TakenGradTargets::~TakenGradTargets() { grad_targets = taken_; }
+
 std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& inputs,
                       const std::vector<Var>& grad_outputs, bool retain_graph, bool create_graph) {
   vm::Issuing issuing;
@@ -99,12 +115,15 @@ std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& i
   }
   std::vector<Var> result(inputs.size());
   std::unordered_map<const VarImpl*, std::vector<size_t>> leaves;
+  GradTargets targets;
   HookScope hooks;
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].is_leaf()) {
       leaves[inputs[i].id()].push_back(i);
+      targets.leaves.insert(inputs[i].id());
       continue;
     }
+    targets.nodes.insert(inputs[i].grad_fn().get());
     // A non-leaf's gradient is whole when its node runs: the hook reads it there.
     Var input = inputs[i];
     const Var like = input.detach();
@@ -118,6 +137,7 @@ std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& i
     if (it == leaves.end()) return;
     for (size_t i : it->second) result[i] = result[i].defined() ? fn::add(result[i], g) : g;
   });
+  GradTargetsGuard only(std::move(targets));
   backward(outputs, grad_outputs, retain_graph, create_graph);
   return result;
 }

@@ -5,6 +5,7 @@
 // Thread-safety: one thread at a time, like the ops.
 #pragma once
 
+#include <unordered_set>
 #include <vector>
 
 #include "meshflow/autograd/var.h"
@@ -27,6 +28,44 @@ void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool
 // gradient penalties).
 std::vector<Var> grad(const std::vector<Var>& outputs, const std::vector<Var>& inputs,
                       const std::vector<Var>& grad_outputs, bool retain_graph, bool create_graph = false);
+
+// The gradients grad() wants: those of leaves, and those of the outputs of nodes (non-leaf
+// inputs, whose hooks on the node read them).
+struct GradTargets {
+  std::unordered_set<const VarImpl*> leaves;
+  std::unordered_set<const Node*> nodes;
+};
+
+// While alive, the next backward() on this thread (Var::backward; not one nested in its
+// nodes, as a reentrant checkpoint's) runs only the nodes on a path from its root to a
+// target, as torch.autograd.grad: the others keep their saved values (retain_graph or not)
+// and compute nothing, leaves that are no target take no gradient, and a target node's hooks
+// run, its backward only where a path goes on below it. Guards nest (the innermost counts).
+class GradTargetsGuard {
+ public:
+  explicit GradTargetsGuard(GradTargets targets);
+  ~GradTargetsGuard();
+  GradTargetsGuard(const GradTargetsGuard&) = delete;
+  GradTargetsGuard& operator=(const GradTargetsGuard&) = delete;
+
+ private:
+  GradTargets targets_;
+  const GradTargets* previous_;
+};
+
+// Inside Var::backward: the innermost GradTargetsGuard's targets (null: none), taken for
+// this backward, so that backward() calls nested in its nodes see none until it returns.
+class TakenGradTargets {
+ public:
+  TakenGradTargets();
+  ~TakenGradTargets();
+  TakenGradTargets(const TakenGradTargets&) = delete;
+  TakenGradTargets& operator=(const TakenGradTargets&) = delete;
+  const GradTargets* get() const { return taken_; }
+
+ private:
+  const GradTargets* taken_;
+};
 
 // ZeRO stage 3's eager prefetch (on by default): each gather of a sharded parameter for a
 // pass also issues the one that followed it the last time, so that it runs while this

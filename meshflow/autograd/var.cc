@@ -956,6 +956,35 @@ std::unordered_map<Node*, int> count_dependents(Node* root) {
   return dependents;
 }
 
+// The nodes (of those that lead to `root`) whose backward leads to a target of `targets`:
+// one of their input edges goes to a target leaf, a target node or such a node.
+std::unordered_set<const Node*> leading_to(Node* root, const autograd::GradTargets& targets) {
+  std::unordered_map<const Node*, bool> leads{{root, false}};
+  std::vector<std::pair<Node*, size_t>> stack{{root, 0}};  // depth first: a node, its next input
+  while (!stack.empty()) {
+    Node* node = stack.back().first;
+    const size_t next = stack.back().second++;
+    if (next < node->inputs.size()) {
+      Node* input = node->inputs[next].node.get();
+      if (input && leads.emplace(input, false).second) stack.emplace_back(input, 0);
+      continue;
+    }
+    stack.pop_back();
+    for (const Edge& e : node->inputs) {
+      const Node* input = e.node.get();
+      if ((e.leaf && targets.leaves.count(e.leaf.get())) || (input && (targets.nodes.count(input) || leads[input]))) {
+        leads[node] = true;
+        break;
+      }
+    }
+  }
+  std::unordered_set<const Node*> result;
+  for (const auto& [node, leads_on] : leads) {
+    if (leads_on) result.insert(node);
+  }
+  return result;
+}
+
 void accumulate_into_leaf(const std::shared_ptr<VarImpl>& leaf, const Var& grad) {
   const Var leaf_var = VarAccess::wrap(leaf);
   const Var g = in_layout_of(grad, leaf_var);
@@ -1095,14 +1124,22 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
                   "that made it requires grad");
   }
   const Var seed = backward_seed(*this, grad);
+  const autograd::TakenGradTargets taken;  // grad()'s, for this backward alone
+  const autograd::GradTargets* targets = taken.get();
   GradMode mode(create_graph);
   NoReadTwins gradients_convert_themselves;
   DeliveredStorages delivered(seed);
   if (!impl.grad_fn) {
-    accumulate_into_leaf(impl_, seed);
+    if (!targets || targets->leaves.count(impl_.get())) accumulate_into_leaf(impl_, seed);
     return;
   }
   Node* root = impl.grad_fn.get();
+  // With targets: the nodes that run their backward, and those whose hooks alone run.
+  std::unordered_set<const Node*> descend;
+  if (targets) descend = leading_to(root, *targets);
+  const auto runs = [&](const Node* node) { return !targets || descend.count(node); };
+  const auto reached = [&](const Node* node) { return runs(node) || targets->nodes.count(node); };
+  if (!reached(root)) return;
   std::unordered_map<Node*, int> dependents = count_dependents(root);
   // A leaf's gradient is final when every edge into it has delivered; its contributions
   // are summed in the gradient's layout first, so it is converted (all-reduced) once.
@@ -1128,7 +1165,6 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
   while (!ready.empty()) {
     Node* node = ready.back();
     ready.pop_back();
-    visited.push_back(node);
     std::vector<Var> grads = std::move(pending[node]);
     pending.erase(node);
     grads.resize(node->outputs.size());
@@ -1142,6 +1178,8 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
       Var replaced = hook.fn(grads[hook.output]);
       if (replaced.defined()) grads[hook.output] = std::move(replaced);
     }
+    if (!runs(node)) continue;  // a target node that leads to no other target
+    visited.push_back(node);
     if (!node->backward) {
       throw OpError("backward() through " + node->name +
                     " a second time: its saved values were freed (pass retain_graph=True the first time)");
@@ -1155,6 +1193,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
     if (anomaly_mode) check_anomaly(*node, input_grads);
     for (size_t i = 0; i < node->inputs.size(); ++i) {
       const Edge& e = node->inputs[i];
+      if (targets && !(e.leaf ? targets->leaves.count(e.leaf.get()) : e.node && reached(e.node.get()))) continue;
       if (e.leaf) {
         Var& sum = leaf_sums[e.leaf.get()];
         if (input_grads[i].defined()) {

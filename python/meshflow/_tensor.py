@@ -50,13 +50,44 @@ class no_grad:
         _C.set_grad_enabled(self._previous)
 
     def __call__(self, function):
-        import functools
+        return _in_context(no_grad, function)
 
+
+def _in_context(context, function):
+    """`function` running inside a fresh context() at each call (a grad mode's decorator,
+    torch's _DecoratorContextManager): a generator function's body runs inside it at each
+    resumption and outside it while suspended at a yield, as torch's."""
+    import functools
+    import inspect
+    if inspect.isgeneratorfunction(function):
         @functools.wraps(function)
-        def wrapper(*args, **kwargs):
-            with no_grad():
-                return function(*args, **kwargs)
-        return wrapper
+        def generator(*args, **kwargs):
+            gen = function(*args, **kwargs)
+            try:
+                with context():
+                    response = gen.send(None)
+                while True:
+                    try:
+                        request = yield response
+                    except GeneratorExit:
+                        with context():
+                            gen.close()
+                        raise
+                    except BaseException as error:
+                        with context():
+                            response = gen.throw(error)
+                    else:
+                        with context():
+                            response = gen.send(request)
+            except StopIteration as stop:
+                return stop.value
+        return generator
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        with context():
+            return function(*args, **kwargs)
+    return wrapper
 
 
 def is_grad_enabled():

@@ -9,7 +9,6 @@ penalties, Hessian-vector products); an op whose gradient has no gradient of its
 naming it, when a second backward reaches it.
 """
 import contextlib
-import functools
 
 import numpy as np
 
@@ -37,11 +36,7 @@ class _GradMode:
         _C.set_grad_enabled(self._previous)
 
     def __call__(self, function):
-        @functools.wraps(function)
-        def wrapper(*args, **kwargs):
-            with self.clone():
-                return function(*args, **kwargs)
-        return wrapper
+        return _tensor._in_context(self.clone, function)
 
     def clone(self):
         return type(self)()

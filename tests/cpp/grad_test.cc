@@ -557,6 +557,26 @@ TEST(AutogradApi, GradBackwardAndHooksOnGlobalTensors) {
   EXPECT_THROW(autograd::backward({fn::sum(Var(xs))}, {Var()}, false), std::invalid_argument);
 }
 
+// grad() runs only the nodes on a path to its inputs, as torch's: the others keep their
+// saved values without retain_graph, and leaves that are no input take nothing.
+TEST(AutogradApi, GradRunsOnlyTheNodesOnPathsToItsInputs) {
+  Var a(uniform({3}, -1, 1, 5), true), c(uniform({3}, -1, 1, 6), true);
+  const Var p = fn::mul(a, a), q = fn::exp(c);
+  const Var y = fn::add(fn::sum(p), fn::sum(q));
+  const std::vector<Var> ga = autograd::grad({y}, {a}, {Var()}, /*retain_graph=*/false);
+  ASSERT_TRUE(ga[0].defined());
+  EXPECT_TRUE(close(ga[0].local(), fn::mul_scalar(a, 2).local(), 1e-12));
+  EXPECT_FALSE(c.grad().defined());
+  // q's node did not run: backward through it works, and p's was freed.
+  autograd::backward({fn::sum(q)}, {Var()}, false);
+  EXPECT_TRUE(close(c.grad().local(), q.local(), 1e-12));
+  EXPECT_THROW(autograd::backward({fn::sum(p)}, {Var()}, false), std::invalid_argument);  // an OpError: freed
+  // An input no path reaches: nothing runs, and its gradient is undefined.
+  const Var r = fn::exp(a);
+  EXPECT_FALSE(autograd::grad({fn::sum(r)}, {c}, {Var()}, false)[0].defined());
+  autograd::backward({fn::sum(r)}, {Var()}, false);
+}
+
 // A full sum's gradient reaching a convolution whose output lies channels-last (float32 of
 // few channels, ops/conv.cc) is expanded in that layout (expand's format), which the
 // convolution's backward reads without a reorder, and gives a row-major gradient's results.

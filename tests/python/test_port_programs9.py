@@ -95,6 +95,8 @@ def _as_meshflow(source):
     """The program with torch's imports made meshflow's, as a port changes them."""
     source = re.sub(r"^(\s*)import torch\s*$", r"\1import meshflow as torch", source, flags=re.M)
     source = re.sub(r"^(\s*)import torch\.(\S+) as (\w+)", r"\1import meshflow.\2 as \3", source, flags=re.M)
+    # `import torch.utils.checkpoint` (Hugging Face's): the submodule loads; `torch` names meshflow already
+    source = re.sub(r"^(\s*)import torch\.([\w.]+)\s*$", r"\1import meshflow.\2", source, flags=re.M)
     return re.sub(r"^(\s*)from torch(\.\S+)? import", r"\1from meshflow\2 import", source, flags=re.M)
 
 

@@ -11,7 +11,7 @@ from .. import _C, _dtype
 from .._autocast import autocast_dtype
 from .._tensor import Tensor, _impl_of, apply
 from ._functional_conv import _batched, _ints, _single
-from .modules import Module, Parameter, _uniform
+from .modules import Module, Parameter, _redraw, _reset_if_overridden, _uniform
 
 __all__ = ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "ConvTranspose1d", "ConvTranspose2d",
            "ConvTranspose3d"]
@@ -128,6 +128,13 @@ class _ConvTransposeNd(Module):
         shape = (in_channels, out_channels // groups) + self.kernel_size
         self.weight = Parameter(_uniform(shape, bound, device, dtype))
         self.bias = Parameter(_uniform((out_channels,), bound, device, dtype)) if bias else None
+        _reset_if_overridden(self, _ConvTransposeNd)
+
+    def reset_parameters(self):
+        """Draws the weight and bias anew as the constructor does (fan_in: out_channels / groups
+        * the kernel's volume)."""
+        fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
+        _redraw((self.weight, self.bias), 1 / math.sqrt(fan_in) if fan_in else 0)
 
     def _output_padding(self, input, output_size):
         if output_size is None:

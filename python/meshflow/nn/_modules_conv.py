@@ -12,7 +12,7 @@ import numbers
 from .._ops_creation import ones, zeros
 from .._tensor import no_grad, tensor
 from . import _functional_conv as F
-from .modules import Module, Parameter, _check_size, _uniform
+from .modules import Module, Parameter, _check_size, _redraw, _reset_affine, _reset_if_overridden, _uniform
 
 
 def _register_buffer(module, name, value):
@@ -60,6 +60,13 @@ class _ConvNd(Module):
         shape = (out_channels, in_channels // groups) + self.kernel_size
         self.weight = Parameter(_uniform(shape, bound, device, dtype))
         self.bias = Parameter(_uniform((out_channels,), bound, device, dtype)) if bias else None
+        _reset_if_overridden(self, _ConvNd)
+
+    def reset_parameters(self):
+        """Draws the weight and bias anew as the constructor does (U(-1/sqrt(fan_in),
+        1/sqrt(fan_in)), torch's kaiming_uniform_(a=sqrt(5)))."""
+        fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
+        _redraw((self.weight, self.bias), 1 / math.sqrt(fan_in) if fan_in else 0)
 
     def forward(self, input):
         _check_size(self, input, -self._dims - 1, self.in_channels, "in_channels",
@@ -282,6 +289,11 @@ class _BatchNorm(Module):
     def extra_repr(self):
         return _norm_repr(self)
 
+    def reset_parameters(self):
+        """Running statistics reset, weight 1 and bias 0, as torch's."""
+        self.reset_running_stats()
+        _reset_affine(self)
+
     def _check_input_dim(self, input):
         pass
 
@@ -443,6 +455,10 @@ class GroupNorm(Module):
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
         self.weight = Parameter(ones(num_channels, device=device, dtype=dtype)) if affine else None
         self.bias = Parameter(zeros(num_channels, device=device, dtype=dtype)) if affine and bias else None
+
+    def reset_parameters(self):
+        """Weight 1 and bias 0, as the constructor makes them."""
+        _reset_affine(self)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)

@@ -11,7 +11,7 @@ import operator
 
 from .. import _C
 from .. import _device, _dtype
-from .._tensor import Tensor, _impl_of, _in_layout_of, _names_dtype, _type_name
+from .._tensor import Tensor, _impl_of, _in_layout_of, _names_dtype, _type_name, no_grad
 from .._ops_creation import ones, rand, randn, zeros, zeros_like
 from .._ops_elementwise import cast
 from .._promotion import get_default_dtype
@@ -742,6 +742,31 @@ def _uniform(shape, bound, device=None, dtype=None):
     return (drawn * (2 * bound) - bound).to(device=target, dtype=dtype or get_default_dtype())
 
 
+def _redraw(params, bound):
+    """Each of `params` (None skipped) takes new values U(-bound, bound), drawn as the
+    constructors draw them (_uniform), where it is: a layer's reset_parameters."""
+    for p in params:
+        if p is not None:
+            p.data = _uniform(tuple(p.shape), bound, p.device, p.dtype)
+
+
+def _reset_affine(module):
+    """A norm's weight 1 and bias 0 (those it has), in place."""
+    with no_grad():
+        if module.weight is not None:
+            module.weight.fill_(1.0)
+        if module.bias is not None:
+            module.bias.zero_()
+
+
+def _reset_if_overridden(module, base):
+    """torch's constructors end by calling reset_parameters(): a subclass that overrides it
+    (a layer with its own initialization) gets its values from it. The base's own draws are
+    made by the constructor, once."""
+    if type(module).reset_parameters is not base.reset_parameters:
+        module.reset_parameters()
+
+
 class Linear(Module):
     """y = x @ weight^T + bias, weight [out_features, in_features], initialized as in torch."""
 
@@ -751,15 +776,13 @@ class Linear(Module):
         bound = 1 / math.sqrt(in_features) if in_features else 0
         self.weight = Parameter(_uniform((out_features, in_features), bound, device, dtype))
         self.bias = Parameter(_uniform((out_features,), bound, device, dtype)) if bias else None
+        _reset_if_overridden(self, Linear)
 
     def reset_parameters(self):
         """Draws the weight and bias anew as the constructor does (torch's kaiming_uniform_ with
         a=sqrt(5): U(-1/sqrt(in_features), 1/sqrt(in_features))), where they are: after the
         same seed, the constructor's values; after Module.to_empty, the model's first values."""
-        bound = 1 / math.sqrt(self.in_features) if self.in_features else 0
-        for p in (self.weight, self.bias):
-            if p is not None:
-                p.data = _uniform(tuple(p.shape), bound, p.device, p.dtype)
+        _redraw((self.weight, self.bias), 1 / math.sqrt(self.in_features) if self.in_features else 0)
 
     def forward(self, x):
         _check_size(self, x, -1, self.in_features, "in_features")
@@ -814,6 +837,16 @@ class Embedding(Module):
                 raise ValueError("Shape of weight does not match num_embeddings and embedding_dim")
             weight = _weight.detach()
         self.weight = Parameter(weight, requires_grad=not _freeze)
+        if _weight is None:
+            _reset_if_overridden(self, Embedding)
+
+    def reset_parameters(self):
+        """Draws the weight anew from N(0, 1) as the constructor does, its padding_idx row 0."""
+        target, drawn_on = _init_devices(self.weight.device)
+        weight = randn(*self.weight.shape, device=drawn_on).to(device=target, dtype=self.weight.dtype)
+        if self.padding_idx is not None:
+            weight[self.padding_idx] = 0.0
+        self.weight.data = weight
 
     def forward(self, indices):
         return F.embedding(indices, self.weight, self.padding_idx, self.max_norm, self.norm_type,
@@ -852,6 +885,10 @@ class LayerNorm(Module):
         made = {"device": device, "dtype": dtype}
         self.weight = Parameter(ones(*self.normalized_shape, **made)) if elementwise_affine else None
         self.bias = Parameter(zeros(*self.normalized_shape, **made)) if elementwise_affine and bias else None
+
+    def reset_parameters(self):
+        """Weight 1 and bias 0, as the constructor makes them."""
+        _reset_affine(self)
 
     def forward(self, x):
         return F.layer_norm(x, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -1038,6 +1075,13 @@ class _IndexedModules(Module):
 
     def __iter__(self):
         return iter(self._modules.values())
+
+    def pop(self, i):
+        """Removes and returns the module (or, for a slice, the modules) at i; the rest are
+        numbered anew, as torch's."""
+        modules = self[i]
+        del self[i]
+        return modules
 
     def append(self, module):
         _add_module(self, str(len(self._modules)), module)

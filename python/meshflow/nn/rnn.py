@@ -12,7 +12,7 @@ import math
 
 from . import functional as F
 from ._functional_extra import _zeros_for
-from .modules import Module, Parameter, _check_size, _uniform
+from .modules import Module, Parameter, _check_size, _redraw, _reset_if_overridden, _uniform
 from .._ops_elementwise import sigmoid, tanh
 from .._ops_shape import cat, stack
 from .._promotion import promote_types
@@ -85,6 +85,12 @@ class _RNNBase(Module):
                 if proj_size:
                     setattr(self, "weight_hr" + suffix,
                             Parameter(_uniform((proj_size, hidden_size), bound, device, dtype)))
+        _reset_if_overridden(self, _RNNBase)
+
+    def reset_parameters(self):
+        """Every parameter drawn anew from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)), as the
+        constructor draws them, in their order (torch's)."""
+        _redraw(self.parameters(), 1.0 / math.sqrt(self.hidden_size))
 
     @property
     def _flat_weights_names(self):
@@ -271,6 +277,12 @@ class _CellBase(Module):
         self.weight_hh = Parameter(_uniform((gates, hidden_size), bound, device, dtype))
         self.bias_ih = Parameter(_uniform((gates,), bound, device, dtype)) if bias else None
         self.bias_hh = Parameter(_uniform((gates,), bound, device, dtype)) if bias else None
+        _reset_if_overridden(self, _CellBase)
+
+    def reset_parameters(self):
+        """Every parameter drawn anew from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size)), as the
+        constructor draws them."""
+        _redraw(self.parameters(), 1.0 / math.sqrt(self.hidden_size))
 
     def forward(self, input, hx=None):
         if input.ndim not in (1, 2):

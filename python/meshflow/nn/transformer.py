@@ -117,21 +117,64 @@ class TransformerDecoderLayer(_Layer):
         return self.dropout2(x)
 
 
+def _nested_capable(layer):
+    """Whether torch's encoder would run `layer` on nested tensors (its use_nested_tensor):
+    a post-norm TransformerEncoderLayer, batch first, with one in-projection with bias, relu
+    or gelu, equal norm eps and an even number of heads."""
+    attn = getattr(layer, "self_attn", None)
+    return (isinstance(layer, TransformerEncoderLayer) and not layer.norm_first and attn.batch_first
+            and attn._qkv_same_embed_dim and attn.in_proj_bias is not None
+            and layer.activation in (F.relu, F.gelu) and layer.norm1.eps == layer.norm2.eps and attn.num_heads % 2 == 0)
+
+
 class TransformerEncoder(Module):
-    """num_layers deep copies of encoder_layer applied in turn, then norm (if given)."""
+    """num_layers deep copies of encoder_layer applied in turn, then norm (if given).
+
+    Where torch's would take its nested-tensor path (enable_nested_tensor and a layer that
+    allows it, in eval mode, a batched src with a right-padded src_key_padding_mask and no
+    mask, no autograd through the layer's weights, no autocast), the output at padded
+    positions is 0 before the final norm, as torch's to_padded_tensor(0.0) leaves it; the
+    other positions are the same either way."""
 
     def __init__(self, encoder_layer, num_layers, norm=None, enable_nested_tensor=True, mask_check=True):
         super().__init__()
         self.layers = _clones(encoder_layer, num_layers)
         self.num_layers = num_layers
         self.norm = norm
+        self.enable_nested_tensor = enable_nested_tensor
+        self.use_nested_tensor = bool(enable_nested_tensor) and _nested_capable(encoder_layer)
+        self.mask_check = mask_check
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
+        padded = self._padded_positions(src, mask, src_key_padding_mask)
         output = src
         for layer in self.layers:
             output = layer(output, src_mask=mask, is_causal=bool(is_causal),
                            src_key_padding_mask=src_key_padding_mask)
+        if padded is not None:
+            output = output.masked_fill(padded.unsqueeze(-1), 0.0)
         return self.norm(output) if self.norm is not None else output
+
+    def _padded_positions(self, src, mask, key_padding_mask):
+        """The boolean padding mask where torch's nested-tensor path would zero the output
+        (see the class), else None."""
+        from .._ops_port import is_autocast_enabled
+        from .._tensor import is_grad_enabled
+        first = self.layers[0]
+        if (not getattr(self, "use_nested_tensor", False) or first.training or src.dim() != 3
+                or key_padding_mask is None or mask is not None or is_autocast_enabled()):
+            return None
+        attn = first.self_attn
+        weights = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight, attn.out_proj.bias,
+                   first.norm1.weight, first.norm1.bias, first.norm2.weight, first.norm2.bias,
+                   first.linear1.weight, first.linear1.bias, first.linear2.weight, first.linear2.bias)
+        if is_grad_enabled() and any(t is not None and t.requires_grad for t in weights):
+            return None
+        padded = key_padding_mask if key_padding_mask.dtype.name == "bool" else key_padding_mask != 0
+        # torch's mask check: every row's kept positions come first (a right-padded batch)
+        if getattr(self, "mask_check", True) and bool((padded[:, :-1] & ~padded[:, 1:]).any()):
+            return None
+        return padded
 
 
 class TransformerDecoder(Module):

@@ -7,7 +7,7 @@ groups are torch's: `param_groups` is a list of dicts, each with its own hyperpa
 and what is written there (a scheduler's "lr", or the "momentum" or "betas" that CyclicLR and
 OneCycleLR cycle) is what the next step uses.
 
-ZeRO (`zero_stage=1|2|3` on every optimizer but LBFGS and SparseAdam) is a choice of SBP, made in the C++
+ZeRO (`zero_stage=1|2|3` on every optimizer but LBFGS, SparseAdam and Adafactor) is a choice of SBP, made in the C++
 optimizer base (meshflow/nn/optim.h): along every mesh axis where a parameter is broadcast
 (the data-parallel axes) its optimizer state is split (along dimension 0 unless a
 tensor-parallel axis splits that one) (stage 1), so is its gradient, which
@@ -32,6 +32,25 @@ def _tensors(params, what="params"):
         if not isinstance(p, Tensor):
             raise TypeError(f"parameter {i} is a {_type_name(p)}; expected a meshflow Tensor")
     return params
+
+
+def _group_with_names(group):
+    """`group` (a dict) with its "params" as given: tensors, or (name, tensor) pairs as
+    model.named_parameters() yields them, which torch's optimizers take too: the names then go
+    to the group's "param_names" (all named or none)."""
+    params = group["params"]
+    if isinstance(params, Tensor):
+        return dict(group, params=[params])
+    if isinstance(params, set):
+        raise TypeError("optimizer parameters need to be organized in ordered collections, but the ordering of "
+                        "tensors in sets will change between runs. Please use a list instead.")
+    params = list(params)
+    names = [p[0] for p in params if isinstance(p, tuple)]
+    if not names:
+        return dict(group, params=params)
+    if len(names) != len(params):
+        raise ValueError("all optimizer params should be with/without names. Some param names are missing")
+    return dict(group, params=[p[1] for p in params], param_names=names)
 
 
 def _like_param(value, param):
@@ -151,8 +170,8 @@ class Optimizer:
     __init__(params, defaults), param_groups as plain dicts with the defaults filled in, state
     as a defaultdict keyed by parameter, add_param_group, zero_grad, state_dict /
     load_state_dict in torch's structure, step hooks; the subclass writes step()). meshflow's
-    optimizers composed of ops in Python (LBFGS and SparseAdam, in _composed_more.py) are such
-    subclasses (SparseAdam writes `_update(p, grad, state, group)` instead); SGD, Adam, AdamW,
+    optimizers composed of ops in Python (LBFGS, SparseAdam and Adafactor, in _composed_more.py) are such
+    subclasses (SparseAdam and Adafactor write `_update(p, grad, state, group)` instead); SGD, Adam, AdamW,
     RMSprop, Adagrad, Adamax, NAdam, RAdam, Adadelta, ASGD and Rprop run C++ steps
     (_FusedOptimizer below)."""
 
@@ -188,9 +207,8 @@ class Optimizer:
         """Adds a group (a dict with "params"); the options it leaves out are the defaults."""
         if not isinstance(param_group, dict):
             raise TypeError(f"param group must be a dict, but got {_type_name(param_group)}")
-        group = dict(param_group)
-        params = group["params"]
-        group["params"] = [params] if isinstance(params, Tensor) else _tensors(params)
+        group = _group_with_names(param_group)
+        group["params"] = _tensors(group["params"])
         for key, value in self.defaults.items():
             group.setdefault(key, value)
         seen = {id(p) for g in self.param_groups for p in g["params"]}
@@ -257,6 +275,20 @@ class Optimizer:
         return _optimizer_repr(self)
 
 
+class _StateSnapshot(collections.defaultdict):
+    """A C++ optimizer's state as torch's defaultdict(dict): a parameter missing from it is
+    added with an empty state, which the optimizer's `read` ({id: parameter}) remembers for
+    later snapshots."""
+
+    def __init__(self, read, entries):
+        super().__init__(dict, entries)
+        self._read = read
+
+    def __missing__(self, param):
+        self._read[id(param)] = param
+        return super().__missing__(param)
+
+
 class _FusedOptimizer(Optimizer):
     """An Optimizer over a C++ optimizer (meshflow/nn/optim.h): parameter groups as dicts in
     param_groups (editable, each with its own hyperparameters, written through to C++),
@@ -290,8 +322,8 @@ class _FusedOptimizer(Optimizer):
             raise TypeError(f"param group must be a dict, but got {_type_name(group)}")
         if "params" not in group:
             raise ValueError("a parameter group needs a 'params' entry")
-        params = group["params"]
-        params = [params] if isinstance(params, Tensor) else _tensors(params)
+        group = _group_with_names(group)
+        params = _tensors(group["params"])
         if not params:
             raise ValueError("optimizer got an empty parameter list")
         # Keys that are no option of this optimizer ("name", a scheduler's, a typo) are kept as
@@ -357,9 +389,13 @@ class _FusedOptimizer(Optimizer):
     @property
     def state(self):
         """Parameter -> its state ({name: tensor}), as torch's (a snapshot: the optimizer
-        rebinds its state tensors at each step)."""
+        rebinds its state tensors at each step). A parameter read there before its first step
+        stays listed, with an empty state, as torch's defaultdict keeps it."""
         params = [p for group in self.param_groups for p in group["params"]]
-        return collections.defaultdict(dict, {params[i]: s for i, s in self._indexed_state().items()})
+        read = self.__dict__.setdefault("_read_before_state", {})
+        state = _StateSnapshot(read, {p: {} for p in read.values()})
+        state.update({params[i]: s for i, s in self._indexed_state().items()})
+        return state
 
     def state_dict(self):
         """torch's structure: {"state": {index: {name: tensor}}, "param_groups": [{options...,
@@ -787,6 +823,6 @@ def warmup_cosine_lr(step, warmup, total, max_lr, min_lr=0.0):
     return _C.warmup_cosine_lr(int(step), int(warmup), int(total), float(max_lr), float(min_lr))
 
 
-from ._composed_more import LBFGS, SparseAdam  # noqa: E402,F401
+from ._composed_more import Adafactor, LBFGS, SparseAdam  # noqa: E402,F401
 from . import lr_scheduler  # noqa: E402: meshflow.optim.lr_scheduler, as torch.optim.lr_scheduler
 from . import swa_utils  # noqa: E402: meshflow.optim.swa_utils, as torch.optim.swa_utils

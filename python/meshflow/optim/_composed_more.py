@@ -1,5 +1,5 @@
 """Optimizers composed of meshflow ops in Python, as torch's algorithms: LBFGS (its step calls
-a closure, so it steps in eager code only) and SparseAdam. They share Optimizer's interface
+a closure, so it steps in eager code only), SparseAdam and Adafactor. They share Optimizer's interface
 (optim/__init__.py) (param_groups, state keyed by parameter, state_dict in torch's structure,
 schedulers). Every per-parameter buffer is made like its parameter (zeros_like), so a global
 parameter's state is global with the parameter's placement and SBP and a step moves no data;
@@ -273,3 +273,53 @@ class SparseAdam(Optimizer):
         state["exp_avg"], state["exp_avg_sq"] = m, v
         step_size = group["lr"] * (1 - beta2 ** step) ** 0.5 / (1 - beta1 ** step)
         p.sub_(where(touched, m / (v.sqrt() + group["eps"]) * step_size, 0.0))
+
+
+class Adafactor(Optimizer):
+    """torch.optim.Adafactor: the second moment of a matrix (or a stack of them: the last two
+    dims) factored into row and column means of the squared gradient (state "row_var" [..., R,
+    1] and "col_var" [..., 1, C]; a vector's is "variance"), each moved toward the step's mean
+    by step ** beta2_decay; the update grad / sqrt(estimate) is clipped to RMS d and scaled
+    by max(eps2, RMS(param)) * min(lr, 1 / sqrt(step)); weight_decay is decoupled
+    (param * (1 - lr * weight_decay)). eps1 None is the dtype's machine epsilon, as torch's.
+    The two RMS values are read on the host, as torch's .item()s."""
+
+    def __init__(self, params, lr=1e-2, beta2_decay=-0.8, eps=(None, 1e-3), d=1.0, weight_decay=0.0, *,
+                 foreach=None, maximize=False):
+        _check("Adafactor", float(lr), weight_decay=weight_decay)
+        if not 0.0 >= beta2_decay:
+            raise ValueError(f"beta2_decay should be <= 0 but is: {beta2_decay}")
+        if (eps[0] is not None and not 0.0 <= eps[0]) or not 0.0 <= eps[1]:
+            raise ValueError(f"Adafactor: invalid eps {eps}; expected (None or >= 0, >= 0)")
+        if not 1.0 <= d:
+            raise ValueError(f"Clipping threshold d should be >= 1 but is: {d}")
+        super().__init__(params, dict(lr=lr, beta2_decay=beta2_decay, eps=tuple(eps), d=d, weight_decay=weight_decay,
+                                      foreach=foreach, maximize=maximize))
+
+    def _update(self, p, grad, state, group):
+        from .. import finfo
+        if not state:
+            state["step"] = tensor(0.0)
+            if grad.ndim > 1:
+                state["row_var"] = zeros_like(grad).sum(-1, keepdim=True)
+                state["col_var"] = zeros_like(grad).sum(-2, keepdim=True)
+            else:
+                state["variance"] = zeros_like(grad)
+        step = _step(state)
+        lr, (eps1, eps2) = float(group["lr"]), group["eps"]
+        eps1 = finfo(p.dtype).eps if eps1 is None else eps1
+        grad = -grad if group["maximize"] else grad
+        decay = step ** group["beta2_decay"]
+        alpha = max(eps2, p.norm().item() / p.numel() ** 0.5) * min(lr, 1 / step ** 0.5)
+        if group["weight_decay"] != 0:
+            p.mul_(1 - lr * group["weight_decay"])
+        squared = grad * grad
+        if grad.ndim > 1:
+            row_var = state["row_var"].lerp_(squared.mean(-1, keepdim=True), decay)
+            col_var = state["col_var"].lerp_(squared.mean(-2, keepdim=True), decay)
+            estimate = (row_var @ col_var) / row_var.mean(-2, keepdim=True).clamp(min=eps1)
+        else:
+            estimate = state["variance"].lerp_(squared, decay)
+        update = estimate.clamp(min=eps1 * eps1).rsqrt() * grad
+        denom = max(1.0, update.norm().item() / (update.numel() ** 0.5 * group["d"]))
+        p.add_(update, alpha=-alpha / denom)

@@ -1,7 +1,8 @@
 """meshflow.nn.utils: torch.nn.utils' gradient clipping (clip_grad_norm_ is the same function
 as meshflow.optim.clip_grad_norm_), parameters_to_vector, weight_norm and spectral_norm (the
 older hook forms), torch.nn.utils.rnn's pad_sequence and packed sequences in the submodule
-rnn, parametrize / parametrizations (the newer forms), and prune (the pruning tutorial's)."""
+rnn, parametrize / parametrizations (the newer forms), prune (the pruning tutorial's) and
+fusion (a convolution or linear layer with its BatchNorm folded, for inference)."""
 from ...optim import clip_grad_norm_, clip_grads_with_norm_, get_total_norm  # noqa: F401: part of this module's API
 
 clip_grad_norm = clip_grad_norm_  # torch's deprecated spelling
@@ -10,7 +11,8 @@ from . import rnn, prune  # noqa: F401: part of this module's API
 
 __all__ = ["clip_grad_norm_", "clip_grads_with_norm_", "get_total_norm", "clip_grad_value_", "parameters_to_vector",
            "vector_to_parameters", "weight_norm", "remove_weight_norm", "spectral_norm", "remove_spectral_norm", "rnn",
-           "parametrize", "parametrizations", "clip_grad_norm", "stateless", "skip_init", "prune"]
+           "parametrize", "parametrizations", "clip_grad_norm", "stateless", "skip_init", "prune",
+           "fusion", "fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval", "fuse_linear_bn_weights"]
 
 
 def skip_init(module_cls, *args, **kwargs):
@@ -190,4 +192,5 @@ def remove_spectral_norm(module, name="weight"):
     return module
 
 
-from . import parametrize, parametrizations, stateless  # noqa: E402,F401: part of this module's API (they use the above)
+from . import fusion, parametrize, parametrizations, stateless  # noqa: E402,F401: part of this module's API (they use the above)
+from .fusion import fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights  # noqa: E402,F401
