@@ -201,12 +201,18 @@ class _ToLocal(_autograd.Function):
 class _FromLocal(_autograd.Function):
     @staticmethod
     def forward(ctx, local, mesh, placement, nd_sbp, shape):
-        ctx.mesh = mesh
+        ctx.mesh, ctx.layout = mesh, (placement, nd_sbp)
         return _from_parts(local, placement, nd_sbp, shape)
 
     @staticmethod
     def backward(ctx, grad):
-        return _torch_local(grad, ctx.mesh), None, None, None, None
+        # The gradient laid out as the input was (torch redistributes it to the input's
+        # placements), so that a Replicate input's local gradient is the whole sum of the
+        # partial gradients its uses made (a column-parallel Linear's input), not this rank's
+        # share; a Partial input's is the whole gradient, as each addend's.
+        placement, nd_sbp = ctx.layout
+        wanted = [_sbp.broadcast if s.is_partial else s for s in nd_sbp]
+        return _torch_local(grad.to_global(placement, wanted), ctx.mesh), None, None, None, None
 
 
 def _from_parts(local, placement, nd_sbp, shape):
