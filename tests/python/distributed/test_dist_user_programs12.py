@@ -65,9 +65,16 @@ with open(os.path.join(HERE, "expected_one_process.json")) as f:
 OWN_IDIOMS = sorted(name for name in ONE_PROCESS if name[0] == "g" or name == "k00_split_model_adam_saved_then_continued")
 
 
+# What differs from torch by design (docs/porting.md, round 12): a tensor-parallel weight that
+# fully_shard also shards over "dp" is split there along the first dimension tensor
+# parallelism leaves whole (no data moves), where torch's FSDP2 splits the tp shard's rows
+# (_StridedShard): to_local's shape is [8, 4] for torch's [4, 8]; its full_tensor agrees.
+KNOWN_DIFFERENT = {"f01_fsdp2_tp_2d_mlp": {"fc1_local"}}
+
+
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_program_prints_what_torch_printed(name):
-    prints_what_torch_printed(HERE, EXPECTED, RANKS, name)
+    prints_what_torch_printed(HERE, EXPECTED, RANKS, name, drop=KNOWN_DIFFERENT.get(name, ()))
 
 
 def run_in_shared_tempdir(name):

@@ -253,9 +253,37 @@ class DTensor(Tensor, metaclass=_DTensorMeta):
 
     def to_local(self, *, grad_placements=None):
         mesh = _mesh_of(self)
+        batch = _batch_mesh_beside(mesh)
+        if batch is not None:  # inside fully_shard's forward: local on the mesh's own axes only
+            return DTensor._wrap(self, batch)
         grad_sbp = None if grad_placements is None else \
             _nd_sbp(mesh, grad_placements, self.dim(), lambda a: self.sbp[a])
         return _ToLocal.apply(self, mesh, grad_sbp)
+
+
+# The meshes over which a fully_shard forward running now made its batch global (split along
+# dimension 0). Inside it, a DTensor on another slice of the same root mesh (a tensor-parallel
+# layer's output, on the "tp" slice beside FSDP's "dp") is local on its own axes only: its
+# to_local stays global over the batch's, so that it meets the block's other (global)
+# activations, as torch's local tensors meet the block's local input. Its shape is then the
+# whole one on the tensor-parallel axes (torch's: this rank's chunk), which code that infers
+# sizes (view(b, s, -1, head_dim)) follows.
+_batch_meshes = []
+
+
+def _batch_mesh_beside(mesh):
+    for batch in _batch_meshes:
+        if batch._root is mesh._root and not set(batch._dims) & set(mesh._dims):
+            return batch
+    return None
+
+
+def _batch(local, mesh):
+    """fully_shard's input: each rank's `local` its part of a batch split along dimension 0 over
+    `mesh`, and the same on the root mesh's other axes (tensor parallelism's ranks share the
+    batch, as torch requires of them)."""
+    nd_sbp = _nd_sbp(mesh, [Shard(0)], local.dim(), lambda a: _sbp.broadcast)
+    return DTensor._wrap(_FromLocal.apply(local, mesh, mesh._root._placement, nd_sbp, None), mesh)
 
 
 class _DTensorParameter(_Parameter, DTensor):
