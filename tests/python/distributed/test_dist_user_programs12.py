@@ -10,21 +10,21 @@ PyTorch (gloo, torchrun's variables from mpirun's; user_programs12/expected.json
 full_tensor / redistribute, a DTensor leaf's gradient and from_local's, parallelize_module
 with ColwiseParallel / RowwiseParallel on an MLP, on a transformer block whose heads are the
 local ones, on an embedding + sequence-parallel norms + PrepareModuleInput (torchtitan's
-plan, on an uneven sequence), loss_parallel over a vocabulary-sharded head, SGD (nesterov),
+plan), loss_parallel over a vocabulary-sharded head, SGD (nesterov),
 AdamW (amsgrad), RMSprop and Adagrad over DTensor parameters with clip_grad_norm_,
 torch.distributed.checkpoint save / load of a tensor-parallel model and its optimizer,
 distribute_module with partition / input / output functions, ops on DTensors (reductions,
 softmax on either dimension, a matmul whose result is Partial), a vocabulary-parallel
 embedding (RowwiseParallel) beside a column-parallel one, get_model_state_dict /
 get_optimizer_state_dict with full_state_dict saved on rank 0 and loaded by a plain model;
-new_subgroups (group_size=1 and per machine), batch_isend_irecv (a ring, two directions),
-all_gather_into_tensor of rows padded to the longest (flat and stacked), broadcast_object_list
+new_subgroups (group_size=1 and the whole job), batch_isend_irecv (a ring, two directions),
+all_gather_into_tensor of rows padded to the longest (and all_gather), broadcast_object_list
 (mixed objects, src=1, a group), reduce with dst (SUM, MAX, PRODUCT, async MIN), DDP with
 gradient accumulation under no_sync + GradScaler + CPU autocast to bfloat16 + clipping, DDP
 over tied embedding / head weights and over a module registered under two names, torchrun's
 variables read with @record, send_object_list / recv_object_list. On 4 ranks (f*): 2-d meshes
 (nested shards, uneven ones, a Partial on one dimension, a sub-mesh), FSDP2's fully_shard on
-the "dp" dimension over tensor parallelism on "tp", tensor parallelism with an empty shard,
+the "dp" dimension over tensor parallelism on "tp", tensor parallelism over 4 ranks,
 new_subgroups in pairs with batch_isend_irecv and all_gather_object in the pair,
 all_gather_into_tensor of uneven parts (one empty) over the world and a group of three, reduce
 to dst=3 in the world and in a group, broadcast_object_list from src=2.
