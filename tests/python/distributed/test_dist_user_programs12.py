@@ -27,7 +27,14 @@ variables read with @record, send_object_list / recv_object_list. On 4 ranks (f*
 the "dp" dimension over tensor parallelism on "tp", tensor parallelism over 4 ranks,
 new_subgroups in pairs with batch_isend_irecv and all_gather_object in the pair,
 all_gather_into_tensor of uneven parts (one empty) over the world and a group of three, reduce
-to dst=3 in the world and in a group, broadcast_object_list from src=2.
+to dst=3 in the world and in a group, broadcast_object_list from src=2. Written after the
+fixes: fully_shard with DCP and get_state_dict / set_state_dict, TP + SequenceParallel +
+loss_parallel reading the norms' weights, DTensor factories, dtypes, detach and reductions,
+DDP over tied weights with find_unused_parameters and no_sync, new_subgroups_by_enumeration,
+batched p2p of several dtypes with tags, a padded ZeRO-style reduce_scatter / all_gather step,
+from_local with shape= on uneven rows and Partial("max"), PrepareModuleOutput,
+distributed.nn.functional.all_gather's gradient; on 4 ranks FSDP2 x TP attention whose heads
+come from view(b, s, -1, hd), DCP of the 2-d model, 5 rows over 4 ranks.
 
 In meshflow's own idioms (g*, k00), each must print on 2 ranks what it printed in one process
 (expected_one_process.json, recorded with `python3 PROGRAM`; a value only rank 0 computes is
@@ -35,8 +42,9 @@ None on the others): a model that makes its tensors in forward (arange position 
 `full(-inf).triu` causal mask, a padding mask from global lengths, a GRU's zero state) on a
 split batch; nn.Graph with BatchNorm and Dropout switched between training and evaluation
 graphs, and a Conv / BatchNorm2d / Dropout2d graph evaluated eagerly in between; rank-0-only
-logging, best-loss saving and evaluation on a local batch; a split model, AdamW and StepLR
-saved then continued. k01 loads k00's checkpoint as it was saved on 2 ranks
+logging, best-loss saving and evaluation on a local batch; a graph whose build makes local
+constants (pow, arange, full, ones) beside split weights; a Conv forward that pads, indexes and
+weighs with local tensors; a split model, AdamW and StepLR saved then continued. k01 loads k00's checkpoint as it was saved on 2 ranks
 (user_programs12/k00_saved_on_two_ranks) on 1, 2 or 4 ranks and must continue as k00 did.
 The wrong rank-0-only idioms (w*) are run as jobs of their own by
 tests/python/test_rank_only_programs12.py. Every test runs under test_dist_user_programs4's
