@@ -51,18 +51,13 @@ tests/python/test_rank_only_programs12.py. Every test runs under test_dist_user_
 time limit."""
 import json
 import os
-import shutil
-import tempfile
 
 import pytest
 
-import meshflow.distributed as dist
-
-from test_dist_checkpoint import rank0_tempdir
+from test_dist_global_programs import result_sharing_tempdir
 from test_dist_user_programs2 import RANK, WORLD
 from test_dist_user_programs4 import time_limit  # noqa: F401 (autouse: every test here is under it)
 from test_dist_user_programs7 import close
-from test_dist_user_programs8 import results
 from test_dist_user_programs9 import prints_what_torch_printed, recorded
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "user_programs12")
@@ -88,32 +83,18 @@ def test_program_prints_what_torch_printed(name):
     prints_what_torch_printed(HERE, EXPECTED, RANKS, name, drop=KNOWN_DIFFERENT.get(name, ()))
 
 
-def run_in_shared_tempdir(name):
-    """The program's one RESULT, run here with tempfile.gettempdir() a directory every rank sees."""
-    shared = rank0_tempdir("meshflow-up12-")
-    kept, tempfile.tempdir = tempfile.tempdir, shared
-    try:
-        got, = results(os.path.join(HERE, f"{name}.py"))
-    finally:
-        tempfile.tempdir = kept
-        dist.barrier() if dist.is_initialized() else None
-        if RANK == 0:
-            shutil.rmtree(shared)
-    return got
-
-
 @pytest.mark.parametrize("name", OWN_IDIOMS)
 def test_own_idiom_prints_what_it_printed_in_one_process(name):
     if WORLD != 2:
         pytest.skip("compared on 2 ranks")
-    got, want = run_in_shared_tempdir(name), ONE_PROCESS[name]
+    got, want = result_sharing_tempdir(os.path.join(HERE, f"{name}.py")), ONE_PROCESS[name]
     if RANK > 0:  # rank-0-only values
         got, want = ({k: v for k, v in d.items() if got[k] is not None} for d in (got, want))
     assert close(got, want, 1e-4, 1e-5), f"{name} on rank {RANK}: {got} != one process's {want}"
 
 
 def test_a_checkpoint_saved_on_two_ranks_resumes_on_this_job_as_the_run_that_saved_it():
-    got = run_in_shared_tempdir("k01_two_rank_ckpt_loaded_on_any_world")
+    got = result_sharing_tempdir(os.path.join(HERE, "k01_two_rank_ckpt_loaded_on_any_world.py"))
     saver = ONE_PROCESS["k00_split_model_adam_saved_then_continued"]
     want = {"cont": saver["cont"], "w0": saver["w0"], "w3": saver["w3"], "lr": saver["lr"], "local_all": True,
             "one_out": ONE_PROCESS["k01_two_rank_ckpt_loaded_on_any_world"]["one_out"]}
