@@ -298,3 +298,21 @@ def test_fully_shard_over_tensor_parallelism_on_a_2d_mesh_trains_as_one_device()
     _train(ref, whole)
     for (name, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
         np.testing.assert_allclose(_full(p), q.numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def test_a_write_through_to_local_reaches_the_dtensor_as_torch_s_local_tensor():
+    # Each rank's saved shards copied back in place (torch's per-rank checkpoint idiom).
+    mesh = init_device_mesh("cpu", (WORLD,))
+    model = parallelize_module(_mlp(6), mesh, {"0": ColwiseParallel(), "2": RowwiseParallel()})
+    saved = {k: v.to_local().clone() for k, v in model.state_dict().items()}
+    fresh = parallelize_module(_mlp(7), mesh, {"0": ColwiseParallel(), "2": RowwiseParallel()})
+    with mf.no_grad():
+        for k, v in fresh.state_dict().items():
+            v.to_local().copy_(saved[k])
+        fresh[0].weight.to_local().mul_(2)
+    np.testing.assert_allclose(_full(fresh[0].weight), 2 * _full(model[0].weight))
+    np.testing.assert_allclose(_full(fresh[2].weight), _full(model[2].weight))
+    g = distribute_tensor(mf.zeros(4 * WORLD, 3), mesh, [Shard(0)])
+    with mf.no_grad():
+        mf.Tensor.to_local(g).fill_(RANK + 1.0)  # meshflow's own to_local is a view too
+    np.testing.assert_array_equal(_full(g), np.repeat(np.arange(1.0, WORLD + 1), 4)[:, None] * np.ones(3))
