@@ -34,7 +34,9 @@ DDP over tied weights with find_unused_parameters and no_sync, new_subgroups_by_
 batched p2p of several dtypes with tags, a padded ZeRO-style reduce_scatter / all_gather step,
 from_local with shape= on uneven rows and Partial("max"), PrepareModuleOutput,
 distributed.nn.functional.all_gather's gradient; on 4 ranks FSDP2 x TP attention whose heads
-come from view(b, s, -1, hd), DCP of the 2-d model, 5 rows over 4 ranks.
+come from view(b, s, -1, hd), DCP of the 2-d model, 5 rows over 4 ranks. Then a GradScaler's
+state saved on rank 0 and resumed, a state_dict broadcast as an object, and each rank's DTensor
+shards saved to a file of its own and copied back in place through to_local().
 
 In meshflow's own idioms (g*, k00), each must print on 2 ranks what it printed in one process
 (expected_one_process.json, recorded with `python3 PROGRAM`; a value only rank 0 computes is
