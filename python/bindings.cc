@@ -594,10 +594,11 @@ void bind_optim(py::module_& m) {
       .def("take_zero_stage", [](optim::Optimizer& o, int stage, const std::string& what) {
         optim::take_zero_stage(o, stage, what);
       });
-  // Whether the parameter was sharded (it has a broadcast mesh axis to shard along).
+  // Whether the parameter was sharded (it has a broadcast mesh axis among `axes` to shard along).
   m.def(
-      "shard_parameter", [](Var p, int stage) { return optim::shard_parameter(p, stage).has_value(); },
-      py::arg("param"), py::arg("stage"));
+      "shard_parameter",
+      [](Var p, int stage, const std::vector<int>& axes) { return optim::shard_parameter(p, stage, axes).has_value(); },
+      py::arg("param"), py::arg("stage"), py::arg("axes") = std::vector<int>{});
   // Constructed from [(params, {option: value})] groups and the defaults.
   using Groups = std::vector<std::pair<std::vector<Var>, optim::GroupOptions>>;
   auto param_groups = [](Groups groups) {

@@ -112,15 +112,25 @@ Var own_copy(const Var& v) {
   return call1("cast", {v.detach()}, {{"dtype", v.dtype()}});
 }
 
-// A global parameter's layout split on each mesh axis of size > 1 where it is broadcast;
-// unset when there is none (a local or 0-dim parameter, or one split everywhere). The split
+// A global parameter's layout split on each mesh axis of size > 1 among `axes` (empty: all)
+// where it is broadcast; unset when there is none (a local or 0-dim parameter, or one split everywhere). The split
 // is along the first dimension no other axis splits (0 unless tensor parallelism splits it),
 // so the shard is a local slice of the parameter: a column-parallel (B, S(0)) weight shards
 // as (S(1), S(0)), where (S(0), S(0)) would nest the data split outside the model split
 // and move data to convert.
-std::optional<boxing::Layout> shard_layout(const Var& p) {
+std::optional<boxing::Layout> shard_layout(const Var& p, const std::vector<int>& axes) {
   if (!p.is_global() || p.shape().empty()) return std::nullopt;
   boxing::Layout layout = p.global().layout();
+  const int mesh_axes = static_cast<int>(layout.nd_sbp.size());
+  for (int axis : axes) {
+    if (axis < 0 || axis >= mesh_axes) {
+      throw std::invalid_argument("shard_parameter: mesh axis " + std::to_string(axis) + " is outside the " +
+                                  "parameter's mesh of " + std::to_string(mesh_axes) + " axes");
+    }
+  }
+  const auto named = [&](size_t axis) {
+    return axes.empty() || std::find(axes.begin(), axes.end(), static_cast<int>(axis)) != axes.end();
+  };
   std::set<int> taken;
   for (const Sbp& s : layout.nd_sbp) {
     if (s.is_split()) taken.insert(s.split_dim());
@@ -130,7 +140,7 @@ std::optional<boxing::Layout> shard_layout(const Var& p) {
   if (dim == static_cast<int>(p.shape().size())) dim = 0;
   bool sharded = false;
   for (size_t axis = 0; axis < layout.nd_sbp.size(); ++axis) {
-    if (layout.nd_sbp[axis].is_broadcast() && layout.placement.hierarchy()[axis] > 1) {
+    if (named(axis) && layout.nd_sbp[axis].is_broadcast() && layout.placement.hierarchy()[axis] > 1) {
       layout.nd_sbp[axis] = Sbp::split(dim);
       sharded = true;
     }
@@ -163,8 +173,8 @@ bool Optimizer::holds_state() const {
   return std::any_of(held.begin(), held.end(), [](const auto& s) { return !s.empty(); });
 }
 
-std::optional<boxing::Layout> shard_parameter(Var& p, int stage) {
-  std::optional<boxing::Layout> shard = stage > 0 ? shard_layout(p) : std::nullopt;
+std::optional<boxing::Layout> shard_parameter(Var& p, int stage, const std::vector<int>& axes) {
+  std::optional<boxing::Layout> shard = stage > 0 ? shard_layout(p, axes) : std::nullopt;
   if (!shard) return shard;
   if (stage >= 2) p.set_grad_layout(shard);
   if (stage == 3) {

@@ -6,16 +6,19 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "meshflow/autograd/var.h"
 #include "meshflow/boxing/plan.h"
 
 namespace mf::optim {
 
-// The parameter's shard layout: its split along every broadcast mesh axis of size > 1
-// (nullopt, and nothing changes, for stage 0 or a parameter with no such axis); from stage 2
-// its gradient is left there, and at stage 3 it is stored there while every op takes it in
-// its present layout (gathered, in backward again).
-std::optional<boxing::Layout> shard_parameter(Var& p, int stage);
+// The parameter's shard layout: its split along every broadcast mesh axis of size > 1 among
+// `axes` (empty: any axis; FSDP on one dimension of a 2-d mesh names it, leaving tensor
+// parallelism's axis as it is) (nullopt, and nothing changes, for stage 0 or a parameter with
+// no such axis); from stage 2 its gradient is left there, and at stage 3 it is stored there
+// while every op takes it in its present layout (gathered, in backward again). An axis
+// outside the mesh raises std::invalid_argument.
+std::optional<boxing::Layout> shard_parameter(Var& p, int stage, const std::vector<int>& axes = {});
 
 }  // namespace mf::optim

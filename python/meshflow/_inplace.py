@@ -878,6 +878,23 @@ for _name in ("split", "chunk", "unbind"):
 Tensor.chunk = functools.update_wrapper(_C.chunk_method(Tensor.chunk.view_kind, _NO_KWARGS, Tensor.chunk),
                                         Tensor.chunk)
 Tensor.detach = _detach_viewing(Tensor.detach)
+
+
+def _as_part_of(base, value):
+    """The global tensor in `base`'s layout whose part on this rank is `value`, the other
+    ranks' parts as they are: a write through to_local() writes this rank's part of the
+    global tensor, as one through torch's DTensor.to_local() writes its local tensor."""
+    return Tensor(_C.make_global(value._impl, base._impl.placement, list(base._impl.nd_sbp), False))
+
+
+# A global tensor's to_local() is a view of it (a local tensor's is itself).
+Tensor.to_local = _viewing(Tensor.to_local, _as_part_of)
+
+
+def link_to_local(base, part):
+    """Records `part`, this rank's part of global `base` made another way (DTensor.to_local),
+    as its to_local() view."""
+    _link(base, part, Tensor.to_local.view_kind, (), _NO_KWARGS)
 Tensor.data = property(lambda self: self.detach(), Tensor.data.fset, doc=Tensor.data.__doc__)
 install_inplace_methods()
 # The commonest in-place ops in C: their calls on a tensor that is no view and has no live

@@ -314,7 +314,8 @@ class Tensor:
         return Tensor(_C.to_global(self._impl, placement, nd_sbp))
 
     def to_local(self):
-        """This rank's part of a global tensor, without communication (a local tensor: itself)."""
+        """This rank's part of a global tensor, without communication (a local tensor: itself);
+        a view, as torch's DTensor.to_local: a write through it writes that part."""
         return self if self.is_local else Tensor(_C.to_local(self._impl))
 
     # torch's DTensor names: a global tensor is a DTensor (meshflow.distributed.tensor).

@@ -635,6 +635,31 @@ def recv(tensor, src=None, group=None, tag=0, group_src=None):  # noqa: A002
     return work.source
 
 
+def send_object_list(object_list, dst=None, group=None, device=None, group_dst=None):  # noqa: A002
+    """Sends the pickled objects to rank dst, which must recv_object_list a list of as many
+    (torch's two sends: the objects' sizes, then their bytes)."""
+    from .. import tensor as _tensor, int64, cat
+    pieces = [_object_bytes(obj) for obj in object_list]
+    send(_tensor([p.shape[0] for p in pieces], dtype=int64), dst, group, group_dst=group_dst)
+    send(cat(pieces), dst, group, group_dst=group_dst)
+
+
+def recv_object_list(object_list, src=None, group=None, device=None, group_src=None):  # noqa: A002
+    """Fills object_list with the objects rank src sent (send_object_list of as many);
+    returns src's rank, as torch's."""
+    from .. import zeros, int64, uint8
+    sizes = zeros(len(object_list), dtype=int64)
+    sender = recv(sizes, src, group, group_src=group_src)
+    sizes = sizes.tolist()
+    data = zeros(sum(sizes), dtype=uint8)
+    recv(data, src, group, group_src=group_src)
+    raw, offset = data._numpy().tobytes(), 0
+    for i, n in enumerate(sizes):
+        object_list[i] = _pickle.loads(raw[offset:offset + n])
+        offset += n
+    return sender
+
+
 class P2POp:
     """One transfer of batch_isend_irecv: op is isend or irecv, peer a world rank (or
     group_peer a rank of group)."""

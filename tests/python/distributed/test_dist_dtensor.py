@@ -264,3 +264,55 @@ def test_2d_mesh_dp_by_tp_mlp_forward_and_gradients():
     ref(mf.tensor(np.concatenate([_value((4, 6), seed=r) for r in range(2)]))).sum().backward()
     for (name, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
         np.testing.assert_allclose(_full(p.grad), q.grad.numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def test_a_replicate_from_local_s_gradient_is_the_whole_sum_on_every_rank():
+    # A column-parallel Linear's input gradient is partial (each rank's columns' share); torch
+    # redistributes it to the input's Replicate, so the local gradient of the block input (and
+    # of a norm before it) is the whole one, the same on every rank.
+    mesh = init_device_mesh("cpu", (WORLD,))
+    ref, model = _mlp(4), _mlp(4)
+    parallelize_module(model, mesh, {"0": ColwiseParallel(), "2": RowwiseParallel()})
+    x, ref_x = (mf.tensor(_value((3, 6), seed=6), requires_grad=True) for _ in range(2))
+    model(x).square().sum().backward()
+    ref(ref_x).square().sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), ref_x.grad.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_fully_shard_over_tensor_parallelism_on_a_2d_mesh_trains_as_one_device():
+    if WORLD != 4:
+        pytest.skip("a 2 x 2 mesh needs 4 ranks")
+    mesh = init_device_mesh("cpu", (2, 2), mesh_dim_names=("dp", "tp"))
+    ref, model = _mlp(5), _mlp(5)
+    parallelize_module(model, mesh["tp"], {"0": ColwiseParallel(), "2": RowwiseParallel()})
+    fully_shard(model, mesh=mesh["dp"])
+    # Every parameter lives on both axes, sharded over "dp" beside its tensor-parallel layout.
+    assert all(p.device_mesh.ndim == 2 for p in model.parameters())
+    assert model[0].weight.placements[1] == Shard(0) and model[2].weight.placements[1] == Shard(1)
+    dp = mesh["dp"].get_local_rank()
+    data = [(_value((4, 6), s), _value((4, 5), s + 10)) for s in range(6)]
+    mine = [(mf.tensor(x), mf.tensor(y)) for x, y in data[dp::2]]  # each "dp" row its batch; a "tp" pair shares it
+    _train(model, mine)
+    # FSDP averages the rows' gradients: one device on both rows' batches at half the loss each.
+    whole = [tuple(mf.tensor(np.concatenate([data[s][i], data[s + 1][i]])) for i in (0, 1)) for s in (0, 2, 4)]
+    _train(ref, whole)
+    for (name, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
+        np.testing.assert_allclose(_full(p), q.numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def test_a_write_through_to_local_reaches_the_dtensor_as_torch_s_local_tensor():
+    # Each rank's saved shards copied back in place (torch's per-rank checkpoint idiom).
+    mesh = init_device_mesh("cpu", (WORLD,))
+    model = parallelize_module(_mlp(6), mesh, {"0": ColwiseParallel(), "2": RowwiseParallel()})
+    saved = {k: v.to_local().clone() for k, v in model.state_dict().items()}
+    fresh = parallelize_module(_mlp(7), mesh, {"0": ColwiseParallel(), "2": RowwiseParallel()})
+    with mf.no_grad():
+        for k, v in fresh.state_dict().items():
+            v.to_local().copy_(saved[k])
+        fresh[0].weight.to_local().mul_(2)
+    np.testing.assert_allclose(_full(fresh[0].weight), 2 * _full(model[0].weight))
+    np.testing.assert_allclose(_full(fresh[2].weight), _full(model[2].weight))
+    g = distribute_tensor(mf.zeros(4 * WORLD, 3), mesh, [Shard(0)])
+    with mf.no_grad():
+        mf.Tensor.to_local(g).fill_(RANK + 1.0)  # meshflow's own to_local is a view too
+    np.testing.assert_array_equal(_full(g), np.repeat(np.arange(1.0, WORLD + 1), 4)[:, None] * np.ones(3))

@@ -46,23 +46,28 @@ BIAS_BEFORE_NORM_UNDER_ADAM = {"n01_graph_equals_eager_bn1d": {"max_diff_small"}
                                "m02_mesh_ckpt_to_one_process": {"y", "exp_avg"}}
 
 
-@pytest.mark.parametrize("name", PROGRAMS)
-def test_program_prints_what_it_printed_in_one_process(name):
-    if WORLD != (4 if name[0] == "m" else 2):
-        pytest.skip("recorded for 4 ranks (a 2 x 2 mesh)" if name[0] == "m" else "recorded for 2 ranks")
-    # The programs write their checkpoints under tempfile.gettempdir(): here a directory of
-    # rank 0's that every rank sees (ranks on other hosts have other parents and pids).
+def result_sharing_tempdir(path):
+    """The program's one RESULT. The programs write their checkpoints under
+    tempfile.gettempdir(): here a directory of rank 0's that every rank sees (ranks on other
+    hosts have other parents and pids)."""
     shared = rank0_tempdir("meshflow-gp-")
     kept, tempfile.tempdir = tempfile.tempdir, shared
     try:
-        got, = results(os.path.join(HERE, f"{name}.py"))
+        got, = results(path)
     finally:
         tempfile.tempdir = kept
         dist.barrier()  # every rank has read the checkpoints the program wrote (a save of split
         # tensors is a directory)
         if RANK == 0:
             shutil.rmtree(shared)
-    want = EXPECTED[name]
+    return got
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_program_prints_what_it_printed_in_one_process(name):
+    if WORLD != (4 if name[0] == "m" else 2):
+        pytest.skip("recorded for 4 ranks (a 2 x 2 mesh)" if name[0] == "m" else "recorded for 2 ranks")
+    got, want = result_sharing_tempdir(os.path.join(HERE, f"{name}.py")), EXPECTED[name]
     if RANK > 0:  # rank-0-only values
         got, want = ({k: v for k, v in d.items() if got[k] is not None} for d in (got, want))
     noise = BIAS_BEFORE_NORM_UNDER_ADAM.get(name, set())

@@ -73,8 +73,12 @@ def fully_shard(module, *, mesh=None, reshard_after_forward=True, shard_placemen
             # stored Shard(0), torch's placement (one part: the whole tensor).
             whole = [_dt.Shard(0)] if ranks == 1 and param.dim() > 0 else None
             value = param.detach() if param.is_global else _dt.distribute_tensor(param.detach(), mesh, whole)
-            sharded = _dt._parameter(value, param.requires_grad, getattr(param, "_mesh", mesh))
-            _C.shard_parameter(sharded._impl, 3)
+            # A tensor-parallel parameter (on "tp" beside FSDP's "dp") lives on both, as torch's.
+            own = getattr(param, "_mesh", mesh)
+            sharded = _dt._parameter(value, param.requires_grad, own._root if own is not mesh and own._root is mesh._root else own)
+            # Sharded over FSDP's mesh alone: on a slice of a 2-d mesh ("dp" beside "tp") the
+            # tensor-parallel axis keeps the layout parallelize_module gave it.
+            _C.shard_parameter(sharded._impl, 3, list(mesh._dims))
             if param.requires_grad:
                 sharded.register_hook(lambda grad: grad / ranks)
             setattr(sub, name, sharded)
@@ -89,7 +93,8 @@ def _enter(mesh, args, kwargs):
     _depth[0] += 1
     if _depth[0] > 1:
         return None
-    take = lambda v: _dt.DTensor.from_local(v, mesh, [_dt.Shard(0)]) \
+    _dt._batch_meshes.append(mesh)
+    take = lambda v: _dt._batch(v, mesh) \
         if hasattr(v, "is_global") and not v.is_global and v.dim() > 0 else v  # noqa: E731
     return tuple(take(a) for a in args), {k: take(v) for k, v in kwargs.items()}
 
@@ -98,7 +103,10 @@ def _leave(output):
     _depth[0] -= 1
     if _depth[0] > 0:
         return None
-    give = lambda v: v.to_local() if isinstance(v, _dt.DTensor) else v  # noqa: E731
+    _dt._batch_meshes.pop()
+    # DTensor's to_local (an op's result is a plain global tensor, whose own to_local would
+    # sum the gradients of ranks that hold the same rows: tensor parallelism's, beside "dp").
+    give = lambda v: _dt.DTensor.to_local(v) if isinstance(v, _dt.DTensor) else v  # noqa: E731
     return tuple(give(o) for o in output) if isinstance(output, tuple) else give(output)
 
 

@@ -18,7 +18,7 @@ What differs from meshflow's own calls, to keep torch's meaning:
   with src_data_rank=None, each rank's own.
 Conversions are collective: every rank calls them alike, from the thread that issues ops.
 """
-from ... import _C
+from ... import _C, _inplace
 from ... import env as _env
 from ... import sbp as _sbp
 from ... import autograd as _autograd
@@ -159,13 +159,9 @@ def _torch_local(g, mesh):
     """g's local part with torch's chunking on the mesh's dimensions (no gradient recorded)."""
     placement, nd_sbp = g.placement, list(g.sbp)
     shape, me = list(g.shape), _env.get_rank()
-    # Decided alike on every rank (the gather below is collective), at once where every split
-    # is even: there both cuts agree.
+    if _parts_agree(g, mesh):
+        return Tensor(_C.to_local(g._impl))  # meshflow's part
     torch_axes = set(mesh._dims)
-    if _even(shape, placement, nd_sbp) or all(
-            _bounds(shape, placement, nd_sbp, torch_axes, r) == _bounds(shape, placement, nd_sbp, set(), r)
-            for r in _flat(placement.ranks)):
-        return Tensor.to_local(g)  # meshflow's part (DTensor.to_local is this function's caller)
     wanted = _bounds(shape, placement, nd_sbp, torch_axes, me)
     # Gather the dimensions whose parts differ, along the mesh's axes, and cut torch's part.
     gathered = [_sbp.broadcast if s.is_split and a in torch_axes else s for a, s in enumerate(nd_sbp)]
@@ -173,6 +169,16 @@ def _torch_local(g, mesh):
     have = _bounds(shape, placement, gathered, set(), me)
     local = wide.to_local()
     return local[tuple(slice(lo - h[0], hi - h[0]) for (lo, hi), h in zip(wanted, have))].contiguous()
+
+
+def _parts_agree(g, mesh):
+    """Whether torch's chunks on the mesh's dimensions are meshflow's parts, on every rank.
+    Decided alike on every rank (the gather _torch_local makes otherwise is collective), at
+    once where every split is even: there both cuts agree."""
+    placement, nd_sbp, shape, torch_axes = g.placement, list(g.sbp), list(g.shape), set(mesh._dims)
+    return _even(shape, placement, nd_sbp) or all(
+        _bounds(shape, placement, nd_sbp, torch_axes, r) == _bounds(shape, placement, nd_sbp, set(), r)
+        for r in _flat(placement.ranks))
 
 
 def _even(shape, placement, nd_sbp):
@@ -201,12 +207,18 @@ class _ToLocal(_autograd.Function):
 class _FromLocal(_autograd.Function):
     @staticmethod
     def forward(ctx, local, mesh, placement, nd_sbp, shape):
-        ctx.mesh = mesh
+        ctx.mesh, ctx.layout = mesh, (placement, nd_sbp)
         return _from_parts(local, placement, nd_sbp, shape)
 
     @staticmethod
     def backward(ctx, grad):
-        return _torch_local(grad, ctx.mesh), None, None, None, None
+        # The gradient laid out as the input was (torch redistributes it to the input's
+        # placements), so that a Replicate input's local gradient is the whole sum of the
+        # partial gradients its uses made (a column-parallel Linear's input), not this rank's
+        # share; a Partial input's is the whole gradient, as each addend's.
+        placement, nd_sbp = ctx.layout
+        wanted = [_sbp.broadcast if s.is_partial else s for s in nd_sbp]
+        return _torch_local(grad.to_global(placement, wanted), ctx.mesh), None, None, None, None
 
 
 def _from_parts(local, placement, nd_sbp, shape):
@@ -247,9 +259,40 @@ class DTensor(Tensor, metaclass=_DTensorMeta):
 
     def to_local(self, *, grad_placements=None):
         mesh = _mesh_of(self)
+        batch = _batch_mesh_beside(mesh)
+        if batch is not None:  # inside fully_shard's forward: local on the mesh's own axes only
+            return DTensor._wrap(self, batch)
         grad_sbp = None if grad_placements is None else \
             _nd_sbp(mesh, grad_placements, self.dim(), lambda a: self.sbp[a])
-        return _ToLocal.apply(self, mesh, grad_sbp)
+        part = _ToLocal.apply(self, mesh, grad_sbp)
+        if _parts_agree(self, mesh):  # torch's local tensor is the DTensor's: writes reach it
+            _inplace.link_to_local(self, part)
+        return part
+
+
+# The meshes over which a fully_shard forward running now made its batch global (split along
+# dimension 0). Inside it, a DTensor on another slice of the same root mesh (a tensor-parallel
+# layer's output, on the "tp" slice beside FSDP's "dp") is local on its own axes only: its
+# to_local stays global over the batch's, so that it meets the block's other (global)
+# activations, as torch's local tensors meet the block's local input. Its shape is then the
+# whole one on the tensor-parallel axes (torch's: this rank's chunk), which code that infers
+# sizes (view(b, s, -1, head_dim)) follows.
+_batch_meshes = []
+
+
+def _batch_mesh_beside(mesh):
+    for batch in _batch_meshes:
+        if batch._root is mesh._root and not set(batch._dims) & set(mesh._dims):
+            return batch
+    return None
+
+
+def _batch(local, mesh):
+    """fully_shard's input: each rank's `local` its part of a batch split along dimension 0 over
+    `mesh`, and the same on the root mesh's other axes (tensor parallelism's ranks share the
+    batch, as torch requires of them)."""
+    nd_sbp = _nd_sbp(mesh, [Shard(0)], local.dim(), lambda a: _sbp.broadcast)
+    return DTensor._wrap(_FromLocal.apply(local, mesh, mesh._root._placement, nd_sbp, None), mesh)
 
 
 class _DTensorParameter(_Parameter, DTensor):

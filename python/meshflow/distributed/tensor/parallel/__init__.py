@@ -8,6 +8,8 @@ SequenceParallel replicates the parameters of a norm or dropout that runs on a s
 shard, PrepareModuleInput / PrepareModuleOutput only convert. No collective is written here:
 every conversion is a redistribute, i.e. boxing. Collective, like the module's forward.
 """
+import contextlib
+
 from ... import tensor as _dt
 from .. import DTensor, Replicate, Shard, distribute_module, distribute_tensor
 
@@ -151,6 +153,16 @@ class PrepareModuleOutput(ParallelStyle):
         return module
 
 
+@contextlib.contextmanager
+def loss_parallel():
+    """torch's loss_parallel: cross_entropy (or nll_loss) of logits sharded on the class
+    dimension (a ColwiseParallel head with use_local_output=False), and its backward, without
+    the caller gathering them. On global tensors every loss takes any layout (its SBP
+    inference places the class reduction), so the context only marks the code torch needs it
+    around; the loss is a global tensor, read with full_tensor() or item()."""
+    yield
+
+
 def _tuple(value):
     return () if value is None else tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
@@ -177,4 +189,4 @@ def parallelize_module(module, device_mesh=None, parallelize_plan=None):
 
 
 __all__ = ["ColwiseParallel", "ParallelStyle", "PrepareModuleInput", "PrepareModuleOutput", "RowwiseParallel",
-           "SequenceParallel", "parallelize_module"]
+           "SequenceParallel", "loss_parallel", "parallelize_module"]
