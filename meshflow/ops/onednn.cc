@@ -280,8 +280,9 @@ void round_into(const std::vector<float>& from, void* to) {
 // ---------------------------------------------------------------------------------------------
 // Pooling
 
-// g's windows as oneDNN's regular ones, over [1, planes, spatial]: kernel, strides, dilation
-// (oneDNN's: minus one) and padding of each of g's axes.
+// g's windows as oneDNN's regular ones, over [1, planes, spatial] (or channels-last [N, C,
+// spatial] with `channels` C > 0): kernel, strides, dilation (oneDNN's: minus one) and padding
+// of each of g's axes.
 struct PoolDims {
   memory::dims src, dst, kernel, strides, dilation, pad_l, pad_r;
   Tag tag;
@@ -290,9 +291,9 @@ struct PoolDims {
 // False where g's windows are not regular ones oneDNN takes: adaptive windows of an input
 // size that is no multiple of the output's (they vary and overlap), and padding that reaches
 // past the kernel (oneDNN refuses it; torch's pooling has at most half a kernel).
-bool pool_dims(const PoolGeometry& g, PoolDims* d) {
-  d->src = d->dst = {1, g.planes};
-  d->tag = g.dims == 3 ? Tag::ncdhw : Tag::nchw;
+bool pool_dims(const PoolGeometry& g, int64_t channels, PoolDims* d) {
+  d->src = d->dst = channels > 0 ? memory::dims{g.planes / channels, channels} : memory::dims{1, g.planes};
+  d->tag = channels > 0 ? (g.dims == 3 ? Tag::ndhwc : Tag::nhwc) : (g.dims == 3 ? Tag::ncdhw : Tag::nchw);
   for (int k = kAxes - g.dims; k < kAxes; ++k) {
     const PoolAxis& a = g.axis[k];
     if (a.adaptive && a.in % a.out != 0) return false;
@@ -359,9 +360,10 @@ Plan make_pool_backward(PoolKind kind, const PoolDims& d) {
 
 // The plan of a pooling pass (0 forward, 1 backward) over g, or null where g's windows are not
 // oneDNN's or it has no primitive for them.
-std::shared_ptr<const Plan> pool_plan(int pass, PoolKind kind, const PoolGeometry& g, PoolDims* d) {
-  if (!pool_dims(g, d)) return nullptr;
-  std::vector<int64_t> key{3, pass, static_cast<int64_t>(kind), g.dims};
+std::shared_ptr<const Plan> pool_plan(int pass, PoolKind kind, const PoolGeometry& g, int64_t channels,
+                                      PoolDims* d) {
+  if (!pool_dims(g, channels, d)) return nullptr;
+  std::vector<int64_t> key{3, pass, static_cast<int64_t>(kind), g.dims, channels > 0};
   for (const memory::dims* v : {&d->src, &d->dst, &d->kernel, &d->strides, &d->dilation, &d->pad_l, &d->pad_r}) {
     key.insert(key.end(), v->begin(), v->end());
   }
@@ -457,9 +459,10 @@ Tensor in_format(const Tensor& t, MemoryFormat format) {
 
 namespace mf::kernel::onednn {
 
-bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, int64_t* indices) {
+bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, int64_t* indices,
+                  int64_t channels) {
   PoolDims d;
-  const std::shared_ptr<const Plan> plan = pool_plan(0, kind, g, &d);
+  const std::shared_ptr<const Plan> plan = pool_plan(0, kind, g, kind == PoolKind::kMax ? 0 : channels, &d);
   if (!plan) return false;
   if (kind != PoolKind::kMax) {
     execute(*plan, {const_cast<float*>(x), y});
@@ -477,9 +480,9 @@ bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y
   return true;
 }
 
-bool avg_pool_backward(PoolKind kind, const PoolGeometry& g, const float* dy, float* dx) {
+bool avg_pool_backward(PoolKind kind, const PoolGeometry& g, const float* dy, float* dx, int64_t channels) {
   PoolDims d;
-  const std::shared_ptr<const Plan> plan = pool_plan(1, kind, g, &d);
+  const std::shared_ptr<const Plan> plan = pool_plan(1, kind, g, channels, &d);
   if (!plan) return false;
   execute(*plan, {const_cast<float*>(dy), dx});
   return true;
