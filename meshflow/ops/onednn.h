@@ -39,9 +39,10 @@ struct ConvFormats {
 //   kBackwardData:    a = dy [N, C_out, out],      b = w                               -> dx
 //   kBackwardWeights: a = x,                      b = dy                              -> dw
 // Where an activation is channels-last the primitive runs channels-last, with no reorder of
-// that activation.
+// that activation. kForward adds `bias` [C_out] of `dtype` where given (the primitive's
+// bias, added as y is written); the other passes ignore it.
 void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, const void* b, void* out,
-          ConvFormats formats = {});
+          ConvFormats formats = {}, const void* bias = nullptr);
 
 // core/tensor.h's in_format(t, format), on oneDNN's vectorized reorder where the elements
 // move and it takes the dtype (float32, bfloat16), on the calling thread.

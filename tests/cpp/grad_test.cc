@@ -291,6 +291,11 @@ std::vector<GradCall> conv_calls() {
   return {
       {"conv2d", {x, away_from_zero({3, 4, 3, 2}, 2)}, conv(1, {2, 1}, {1, 0}, {1, 1}, {1, 2})},
       {"conv2d", {x, away_from_zero({6, 2, 2, 3}, 3)}, conv(2, {1, 2}, {0, 1}, {1, 1}, {2, 1})},
+      // A bias (the primitive's), and a transposed convolution's on the data gradient op.
+      {"conv2d", {x, away_from_zero({6, 2, 2, 3}, 3), away_from_zero({6}, 5)}, conv(2, {1, 2}, {0, 1}, {1, 1}, {2, 1})},
+      {"conv2d_backward_data",
+       {away_from_zero({2, 3, 3, 5}, 4), away_from_zero({3, 4, 3, 2}, 2), away_from_zero({4}, 5)},
+       Attrs(conv(1, {2, 1}, {1, 0}, {1, 1}, {1, 2})).set("input_size", Ints{5, 6})},
       // conv2d's backward ops, whose gradients a create_graph backward through conv2d uses.
       {"conv2d_backward_data",
        {away_from_zero({2, 3, 3, 5}, 4), away_from_zero({3, 4, 3, 2}, 2)},
