@@ -474,7 +474,8 @@ def child(args):
             continue
         mf.manual_seed(0)
         module, shape = build(mf)
-        x = rng.integers(0, VOCAB, shape) if len(shape) == 2 and name.endswith("_step") else rng.standard_normal(shape).astype(np.float32)
+        tokens = len(shape) == 2 and name.endswith("_step")
+        x = rng.integers(0, VOCAB, shape) if tokens else rng.standard_normal(shape).astype(np.float32)
 
         def make_step(label):
             if label == "meshflow":

@@ -268,7 +268,8 @@ def test_reductions_of_channels_last_tensors_read_them_as_they_lie(dtype):
 def test_ops_without_channels_last_kernels_read_a_converted_copy():
     x = randn(2, 8, 6, 6)
     xc, m = x.to(memory_format=CL), randn(288, 3)
-    for fn in (lambda a: a.sum(dim=1), lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1), lambda a: a.transpose(1, 3)):
+    for fn in (lambda a: a.sum(dim=1), lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1),
+               lambda a: a.transpose(1, 3)):
         check_same(fn, (x,), (xc,), keeps=False)
     mf.manual_seed(0)
     dropped = F.dropout(xc, 0.5)

@@ -589,7 +589,8 @@ def test_bias_inside_the_op_in_bfloat16_and_a_second_backward():
     rng = np.random.default_rng(8)
     x, w, b = (mf.tensor(rng.standard_normal(s)) for s in ((2, 4, 6, 6), (8, 4, 3, 3), (8,)))
     got = F.conv2d(x.bfloat16(), w.bfloat16(), b.bfloat16(), padding=1)
-    want = F.conv2d(x.bfloat16().double(), w.bfloat16().double(), padding=1) + b.bfloat16().double().reshape(1, -1, 1, 1)
+    want = (F.conv2d(x.bfloat16().double(), w.bfloat16().double(), padding=1)
+            + b.bfloat16().double().reshape(1, -1, 1, 1))
     assert got.dtype == mf.bfloat16
     np.testing.assert_allclose(got.double().numpy(), want.numpy(), rtol=2e-2, atol=5e-2)
     wt = w.transpose(0, 1).contiguous()  # [C_in 4, C_out 8, 3, 3]
