@@ -1,7 +1,9 @@
 """Forward + backward time of each layer family (2-d and 3-d convolution, batch norm, pooling,
 bilinear and nearest upsampling, ConvTranspose2d, Conv1d, MaxPool1d, LayerNorm, GELU,
-LeakyReLU (in place too), max over a dim with indices (PointNet's global pooling), a conv,
-GroupNorm, ReLU, max pool chain and a graph network's index_add_ among them), meshflow beside
+LeakyReLU (in place too), max over a dim with indices (PointNet's global pooling), cross entropy
+with label smoothing and with class weights and ignore_index, smooth L1 and Huber losses, a conv,
+GroupNorm, ReLU, max pool chain, a conv, avg pool, conv, global avg pool chain and a graph
+network's index_add_ among them), meshflow beside
 PyTorch eager in the same run (when torch imports), at 1
 and 2 threads, and training steps of whole models: two ResNet-style CNNs with batch norm
 (basic and bottleneck blocks), two LSTM language models (PyTorch's word_language_model,
@@ -38,13 +40,15 @@ import meshflow as mf  # noqa: E402
 
 def cases(shape):
     """name -> (build(lib) -> (module, input shape)) for each layer family: lib is meshflow or
-    torch, whose nn namespaces match. An input shape of two dims is one of token ids."""
+    torch, whose nn namespaces match. A *_step model's input shape of two dims is one of token
+    ids."""
     n, c, h, w = shape
     sequence = (35, n, 4 * c)
     volume = (max(n // 4, 1), c, 8, max(h // 2, 2), max(w // 2, 2))  # N / 4, C, 8, H / 2, W / 2
     signal = (n, c, h * w // 2)  # the 1-d cases: N, C, H W / 2
     tokens = (n // 2, h * w // 16, 4 * c)  # layer norm and GELU: N / 2, H W / 16 tokens of 4 C
     points = (n, 4 * c, h * w)  # PointNet's global max pooling: N clouds of H W points, 4 C features
+    logits = (n * h * w // 16, 1000)  # the losses over classes: N H W / 16 rows of 1000 classes
     return {
         "conv3x3": lambda lib: (lib.nn.Conv2d(c, c, 3, padding=1, bias=False), shape),
         "conv3x3_s2": lambda lib: (lib.nn.Conv2d(c, 2 * c, 3, stride=2, padding=1, bias=False), shape),
@@ -69,9 +73,20 @@ def cases(shape):
         "leaky_relu": lambda lib: (lib.nn.LeakyReLU(0.2), shape),
         "leaky_relu_": lambda lib: (after_scale(lib, lib.nn.LeakyReLU(0.2, inplace=True)), shape),
         "max_dim": lambda lib: (max_over(lib, 2), points),
+        "cross_entropy_ls": lambda lib: (loss_against(lib, lib.nn.CrossEntropyLoss(label_smoothing=0.1),
+                                                      np.arange(logits[0]) * 7 % logits[1]), logits),
+        "cross_entropy_w": lambda lib: (loss_against(lib, lib.nn.CrossEntropyLoss(
+            lib.tensor(np.linspace(0.5, 2, logits[1], dtype=np.float32)), ignore_index=3, reduction="sum"),
+            np.arange(logits[0]) * 7 % logits[1]), logits),
+        "smooth_l1": lambda lib: (loss_against(lib, lib.nn.SmoothL1Loss(beta=0.5), fixed_normal(shape, 1)), shape),
+        "huber": lambda lib: (loss_against(lib, lib.nn.HuberLoss(delta=0.5), fixed_normal(shape, 1)), shape),
         "conv_gn_pool": lambda lib: (lib.nn.Sequential(lib.nn.Conv2d(c, 2 * c, 3, padding=1, bias=False),
                                                       lib.nn.GroupNorm(8, 2 * c), lib.nn.ReLU(), lib.nn.MaxPool2d(2),
                                                       lib.nn.Conv2d(2 * c, c, 3, padding=1)), shape),
+        "conv_avgpool": lambda lib: (lib.nn.Sequential(lib.nn.Conv2d(c, 2 * c, 3, padding=1, bias=False),
+                                                      lib.nn.AvgPool2d(2), lib.nn.Conv2d(2 * c, c, 3, padding=1,
+                                                                                         bias=False),
+                                                      lib.nn.AdaptiveAvgPool2d(1)), shape),
         "index_add": lambda lib: (message_passing(lib, h * w * 2), (h * w * 2, 1, 4 * c)),
         "conv3d": lambda lib: (lib.nn.Conv3d(c, c, 3, padding=1, bias=False), volume),
         "bn3d": lambda lib: (lib.nn.BatchNorm3d(c), volume),
@@ -90,6 +105,11 @@ def cases(shape):
 
 
 VOCAB = 1000
+
+
+def fixed_normal(shape, seed):
+    """A standard normal float32 array of `shape`, the same on every call with `seed`."""
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
 
 
 def after_scale(lib, layer):
@@ -115,6 +135,22 @@ def max_over(lib, dim):
             return lib.max(x, dim, keepdim=True)[0]
 
     return MaxOver()
+
+
+def loss_against(lib, loss, target):
+    """loss(x, target) for a fixed target (numpy; integers: class indices) against the input x:
+    a loss layer's forward and backward to its input."""
+
+    class Loss(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.loss = loss
+            self.target = lib.tensor(target)
+
+        def forward(self, x):
+            return self.loss(x, self.target)
+
+    return Loss()
 
 
 def output_of(nn, rnn):
@@ -438,7 +474,8 @@ def child(args):
             continue
         mf.manual_seed(0)
         module, shape = build(mf)
-        x = rng.integers(0, VOCAB, shape) if len(shape) == 2 else rng.standard_normal(shape).astype(np.float32)
+        tokens = len(shape) == 2 and name.endswith("_step")
+        x = rng.integers(0, VOCAB, shape) if tokens else rng.standard_normal(shape).astype(np.float32)
 
         def make_step(label):
             if label == "meshflow":

@@ -5,12 +5,16 @@
 // checks are conv_util.h's, shared with the CUDA kernels (cuda/conv.cu). k below is 2 or 3
 // (conv2d over [N, C, H, W], conv3d over [N, C, D, H, W]; the 1-d and transposed forms are
 // Python's, on these ops). Signatures (B, ... -> B implied):
-//   conv<k>d(x[N, C_in, spatial], w[C_out, C_in / groups, kernel]; stride, pad_begin,
-//     pad_end, dilation (k ints each), groups) -> [N, C_out, out], no bias (the Python layer
-//     adds it):  S(0), B -> S(0) (data parallel);  P, B -> P;  B, P -> P; and with
-//     groups == 1:  B, S(0) -> S(1) (output channels);  S(1), S(1) -> P (input channels).
-//   conv<k>d_backward_data(dy, w; conv<k>d's attributes, input_size (k ints)) -> dx:
-//     S(0), B -> S(0);  P, B -> P;  B, P -> P; groups == 1:  S(1), S(0) -> P;  B, S(1) -> S(1).
+//   conv<k>d(x[N, C_in, spatial], w[C_out, C_in / groups, kernel] (, bias[C_out]); stride,
+//     pad_begin, pad_end, dilation (k ints each), groups) -> [N, C_out, out], plus the bias
+//     per channel where given (the primitive's bias):  S(0), B (, B) -> S(0) (data
+//     parallel);  P, B (, P) -> P;  B, P (, P) -> P; and with groups == 1:  B, S(0) (, S(0))
+//     -> S(1) (output channels);  S(1), S(1) (, P) -> P (input channels).
+//   conv<k>d_backward_data(dy, w (, bias[C_in]); conv<k>d's attributes, input_size (k ints))
+//     -> dx, plus the bias per channel where given (a transposed convolution's, added as one
+//     pass over dx): S(0), B (, B) -> S(0);  P, B (, P) -> P;  B, P (, P) -> P; groups == 1:
+//     S(1), S(0) (, P) -> P;  B, S(1) (, S(0)) -> S(1).
+//   The bias's gradient is dy's (or gdx's) sum over N and the spatial dims, one reduction.
 //   conv<k>d_backward_weight(x, dy; conv<k>d's attributes, kernel_size (k ints)) -> dw:
 //     S(0), S(0) -> P (data parallel: each rank's batch adds its part);  P, B -> P;
 //     B, P -> P; groups == 1:  B, S(1) -> S(0);  S(1), B -> S(1).
@@ -331,14 +335,35 @@ ConvGeometry checked_geometry(const ConvFamily& f, const std::string& op, const 
   return g;
 }
 
-std::vector<Signature> conv_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
+// The signatures of a call with a bias (input 2, [channels of the output]): each one's bias
+// laid out as the output's channels are, partial where the output is.
+std::vector<Signature> with_bias(const std::vector<TensorMeta>& in, std::vector<Signature> sigs) {
+  if (in.size() < 3) return sigs;
+  for (Signature& sig : sigs) {
+    const Sbp& out = sig.outputs[0];
+    sig.inputs.push_back(out.is_partial() ? kP : out.is_split() ? Sbp::split(0) : kB);
+  }
+  return sigs;
+}
+
+// Checks the optional bias of a call whose output has `channels` channels: [channels] of the
+// input's dtype.
+void check_bias(const std::string& op, const std::vector<TensorMeta>& in, int64_t channels) {
+  if (in.size() < 3) return;
+  if (in[2].shape != Shape{channels} || in[2].dtype != in[0].dtype) {
+    op_error(op, "the bias is " + to_string(in[2].shape) + " " + dtype_name(in[2].dtype) + "; expected [" +
+                     std::to_string(channels) + "] " + dtype_name(in[0].dtype) + ", one value per output channel");
+  }
+}
+
+std::vector<Signature> conv_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
                                        const Attrs& attrs) {
   std::vector<Signature> sigs{{{Sbp::split(0), kB}, {Sbp::split(0)}}, {{kP, kB}, {kP}}, {{kB, kP}, {kP}}};
   if (!grouped(attrs)) {
     sigs.push_back({{kB, Sbp::split(0)}, {Sbp::split(1)}});
     sigs.push_back({{Sbp::split(1), Sbp::split(1)}, {kP}});
   }
-  return sigs;
+  return with_bias(in, sigs);
 }
 
 // The input position of output o along axis a through tap i, or -1 outside the input.
@@ -437,25 +462,61 @@ void pointwise_pass(kernel::onednn::ConvPass pass, const ConvGeometry& g, const 
 
 bool is_last(const Tensor& t) { return channels_last(t.format()); }
 
+// y[n, c, ...] = sum(y[n, c, ...], bias[c]) over n rows of c channels (channels-last) or n * c
+// planes of `pixels` (row-major).
+template <typename T, typename Sum>
+void add_channel_bias(T* y, const T* bias, int64_t n, int64_t c, int64_t pixels, bool last, Sum sum) {
+  kernel::parallel_for(last ? n * pixels : n * c, n * c * pixels > kernel::kParallelGrain, [&](int64_t r) {
+    if (last) {
+      T* row = y + r * c;
+      kernel::simd_loop(c, [&](int64_t k) { row[k] = sum(row[k], bias[k]); });
+    } else {
+      T* plane = y + r * pixels;
+      const T add = bias[r % c];
+      kernel::simd_loop(pixels, [&](int64_t k) { plane[k] = sum(plane[k], add); });
+    }
+  });
+}
+
+// out[n, c, ...] += bias[c], out in its own format (row-major planes, channels-last rows);
+// bfloat16 added in float32 and rounded once.
+void add_channel_bias(Tensor& out, const Tensor& bias) {
+  const int64_t n = out.shape()[0], c = out.shape()[1], pixels = n * c == 0 ? 0 : out.numel() / (n * c);
+  if (out.dtype() == DType::kBFloat16) {
+    add_channel_bias(out.data_as<bfloat16>(), bias.data_as<bfloat16>(), n, c, pixels, is_last(out),
+                     [](bfloat16 a, bfloat16 b) { return to_bfloat16(to_float(a) + to_float(b)); });
+    return;
+  }
+  kernel::visit_floating(out.dtype(), [&](auto v) {
+    using T = decltype(v);
+    add_channel_bias(out.data_as<T>(), bias.data_as<T>(), n, c, pixels, is_last(out), [](T a, T b) { return a + b; });
+  });
+}
+
 // Runs a pass of the convolution g where it computes the dtype (float32, bfloat16), out =
-// pass(a, b), each activation in its own format: pointwise ones as products (a taken in
-// out's format), the others on oneDNN's convolution; false for float64, which the product
-// kernels below take. An empty operand makes the output zeros (sums of no terms) without a
-// primitive.
+// pass(a, b) (plus `bias` per output channel where given), each activation in its own
+// format: pointwise ones as products (a taken in out's format), the others on oneDNN's
+// convolution (the forward pass with the primitive's bias); false for float64, which the
+// product kernels below take. An empty operand makes the output zeros (sums of no terms)
+// without a primitive.
 bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tensor& a, const Tensor& b_any,
-               Tensor& out) {
+               Tensor& out, const Tensor* bias = nullptr) {
   if (!kernel::onednn::handles(a.dtype())) return false;
   // Weights are read row-major (a model moved to channels-last holds channels-last ones).
   const Tensor b =
       pass == kernel::onednn::ConvPass::kBackwardWeights ? b_any : in_format(b_any, MemoryFormat::kContiguous);
+  const bool primitive_bias = bias && pass == kernel::onednn::ConvPass::kForward;
   if (a.numel() == 0 || b.numel() == 0 || out.numel() == 0) {
     std::memset(out.data(), 0, out.nbytes());
   } else if (pointwise(pass, g, a.dtype())) {
     const Tensor a_as_out = kernel::onednn::in_format(a, out.format());
     pointwise_pass(pass, g, a_as_out.data_as<float>(), b.data_as<float>(), out.data_as<float>(), is_last(out));
   } else {
-    kernel::onednn::conv(pass, g, a.dtype(), a.data(), b.data(), out.data(), {is_last(a), is_last(b), is_last(out)});
+    kernel::onednn::conv(pass, g, a.dtype(), a.data(), b.data(), out.data(), {is_last(a), is_last(b), is_last(out)},
+                         primitive_bias ? bias->data() : nullptr);
+    if (primitive_bias) return true;
   }
+  if (bias) add_channel_bias(out, *bias);
   return true;
 }
 
@@ -477,14 +538,19 @@ MemoryFormat output_format(kernel::onednn::ConvPass pass, const ConvGeometry& g,
 
 // The float64 kernels below read and write row-major tensors: out computed so by `body` from
 // the inputs so, then moved to the format the call planned.
+// A third input, where given, is a bias added per channel after `body`.
 template <typename Body>
 std::vector<Tensor> row_major(const std::vector<Tensor>& in, const KernelContext& ctx, const Shape& shape,
                               Body body) {
   const Tensor a = in_format(in[0], MemoryFormat::kContiguous), b = in_format(in[1], MemoryFormat::kContiguous);
   Tensor out = Tensor::empty(shape, a.dtype());
   body(a, b, out);
+  if (in.size() > 2) add_channel_bias(out, in[2]);
   return {in_format(out, ctx.outputs[0].format)};
 }
+
+// The optional bias, input 2.
+const Tensor* bias_of(const std::vector<Tensor>& in) { return in.size() > 2 ? &in[2] : nullptr; }
 
 // The float64 products of each image's group: cout x pixels outputs over k = C_in/groups *
 // taps terms, and the strides between images and groups of x (or dx) and y (or dy).
@@ -507,7 +573,7 @@ struct GroupProducts {
 std::vector<Tensor> conv_kernel(const ConvFamily& f, const std::vector<Tensor>& in, const KernelContext& ctx) {
   const ConvGeometry g = kernel::conv_geometry(f.conv, ctx.attrs, in[0].shape(), in[1].shape());
   Tensor y = ctx.output(0, kernel::conv_output_shape(g), in[0].dtype());
-  if (on_onednn(kernel::onednn::ConvPass::kForward, g, in[0], in[1], y)) return {y};
+  if (on_onednn(kernel::onednn::ConvPass::kForward, g, in[0], in[1], y, bias_of(in))) return {y};
   return row_major(in, ctx, y.shape(), [&](const Tensor& x, const Tensor& w, const Tensor& out) {
     using T = double;  // float32 and bfloat16 ran on oneDNN above
     const GroupProducts p(g);
@@ -550,21 +616,21 @@ TensorMeta conv_backward_infer(const ConvFamily& f, const std::string& op, const
   return r;
 }
 
-std::vector<Signature> conv_data_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
+std::vector<Signature> conv_data_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
                                             const Attrs& attrs) {
   std::vector<Signature> sigs{{{Sbp::split(0), kB}, {Sbp::split(0)}}, {{kP, kB}, {kP}}, {{kB, kP}, {kP}}};
   if (!grouped(attrs)) {
     sigs.push_back({{Sbp::split(1), Sbp::split(0)}, {kP}});
     sigs.push_back({{kB, Sbp::split(1)}, {Sbp::split(1)}});
   }
-  return sigs;
+  return with_bias(in, sigs);
 }
 
 std::vector<Tensor> conv_data_kernel(const ConvFamily& f, const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Shape xs = kernel::conv_input_shape(ctx.attrs, in[0].shape(), in[1].shape());
   const ConvGeometry g = kernel::conv_geometry(f.data, ctx.attrs, xs, in[1].shape());
   Tensor dx = ctx.output(0, xs, in[0].dtype());
-  if (on_onednn(kernel::onednn::ConvPass::kBackwardData, g, in[0], in[1], dx)) return {dx};
+  if (on_onednn(kernel::onednn::ConvPass::kBackwardData, g, in[0], in[1], dx, bias_of(in))) return {dx};
   return row_major(in, ctx, xs, [&](const Tensor& dy, const Tensor& w, const Tensor& out) {
     using T = double;  // float32 and bfloat16 ran on oneDNN above
     const GroupProducts p(g);
@@ -633,12 +699,20 @@ Var as_output(const Var& dy, const Var& y) {
 // convolution in one argument: from <gdx, data(dy, w)> = <conv(gdx, w), dy> and
 // <gdw, weight(x, dy)> = <conv(x, gdw), dy>. Each takes its output's gradient as a
 // broadcast one (as_output).
+// A bias's gradient: the output's gradient g summed over N and the spatial dims.
+Var bias_grad(const Var& g) {
+  std::vector<int64_t> dims{0};
+  for (int64_t d = 2; d < static_cast<int64_t>(g.shape().size()); ++d) dims.push_back(d);
+  return fn::sum(g, dims);
+}
+
 GradFn conv_grad(const ConvFamily& f) {
   return [f](const GradContext& ctx) -> std::vector<Var> {
     const Var &x = ctx.inputs[0], &w = ctx.inputs[1], dy = as_output(ctx.grad_outputs[0], ctx.outputs[0]);
-    std::vector<Var> grads(2);
+    std::vector<Var> grads(ctx.inputs.size());
     if (ctx.needs_grad[0]) grads[0] = call1(f.data, {dy, w}, Attrs(ctx.attrs).set("input_size", spatial(x)));
     if (ctx.needs_grad[1]) grads[1] = call1(f.weight, {x, dy}, Attrs(ctx.attrs).set("kernel_size", spatial(w)));
+    if (grads.size() > 2 && ctx.needs_grad[2]) grads[2] = bias_grad(dy);
     return grads;
   };
 }
@@ -646,9 +720,10 @@ GradFn conv_grad(const ConvFamily& f) {
 GradFn conv_data_grad(const ConvFamily& f) {
   return [f](const GradContext& ctx) -> std::vector<Var> {
     const Var &dy = ctx.inputs[0], &w = ctx.inputs[1], gdx = as_output(ctx.grad_outputs[0], ctx.outputs[0]);
-    std::vector<Var> grads(2);
+    std::vector<Var> grads(ctx.inputs.size());
     if (ctx.needs_grad[0]) grads[0] = call1(f.conv, {gdx, w}, ctx.attrs);
     if (ctx.needs_grad[1]) grads[1] = call1(f.weight, {gdx, dy}, Attrs(ctx.attrs).set("kernel_size", spatial(w)));
+    if (grads.size() > 2 && ctx.needs_grad[2]) grads[2] = bias_grad(gdx);
     return grads;
   };
 }
@@ -667,14 +742,19 @@ GradFn conv_weight_grad(const ConvFamily& f) {
 std::vector<OpDef> conv_ops(int dims) {
   const ConvFamily f(dims);
   auto infer = [f](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
-    kernel::expect_inputs(f.conv, in, 2);
-    return {{kernel::conv_output_shape(checked_geometry(f, f.conv, attrs, in[0], in[1])), in[0].dtype}};
+    if (in.size() != 3) kernel::expect_inputs(f.conv, in, 2);
+    const TensorMeta y{kernel::conv_output_shape(checked_geometry(f, f.conv, attrs, in[0], in[1])), in[0].dtype};
+    check_bias(f.conv, in, y.shape[1]);
+    return {y};
   };
   auto data_infer = [f](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
-    return {conv_backward_infer(f, f.data, in, attrs, 0, "the weight", f.w_layout, "input_size",
-                                [&](const TensorMeta& w, const TensorMeta& dy) {
-                                  return TensorMeta{kernel::conv_input_shape(attrs, dy.shape, w.shape), w.dtype};
-                                })};
+    const TensorMeta dx = conv_backward_infer(
+        f, f.data, in.size() == 3 ? std::vector<TensorMeta>{in[0], in[1]} : in, attrs, 0, "the weight", f.w_layout,
+        "input_size", [&](const TensorMeta& w, const TensorMeta& dy) {
+          return TensorMeta{kernel::conv_input_shape(attrs, dy.shape, w.shape), w.dtype};
+        });
+    check_bias(f.data, in, dx.shape[1]);
+    return {dx};
   };
   auto weight_infer = [f](const std::vector<TensorMeta>& in, const Attrs& attrs) -> std::vector<TensorMeta> {
     return {conv_backward_infer(f, f.weight, in, attrs, 1, "the input", f.x_layout, "kernel_size",

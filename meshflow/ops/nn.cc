@@ -45,13 +45,17 @@
 //   gather_backward(index, dy[index.shape]; dim, size) -> dx, index.shape with `size` along
 //     dim: zeros plus dy added at the indices.  S(k), S(k) -> S(k) for k != dim;  B, B ->
 //     S(dim): each rank keeps its part;  S(dim), S(dim) -> P;  B, P -> P.
-//   softmax_cross_entropy(logits[N, C] floating, target[N] int32/int64; ignore_index =
-//     -100) -> loss[N], lse[N]:
+//   softmax_cross_entropy(logits[N, C] floating, target[N] int32/int64 (, weight[C]);
+//     ignore_index = -100, label_smoothing = 0) -> loss[N], lse[N]:
 //     loss_i = lse_i - logits[i, target_i] (0 where target_i is ignore_index), lse_i the
-//     row's log-sum-exp, in one pass over the logits; its backward op,
-//     softmax_cross_entropy_backward(logits, target, lse, dloss, dlse) -> dlogits =
-//     softmax(logits) (dloss + dlse) - one_hot(target) dloss, in one more. What
-//     fn::cross_entropy runs unless the classes are split.  S(0) on everything.
+//     row's log-sum-exp, in one pass over the logits; with class weights w (all 1 without)
+//     and label_smoothing e, torch's (1 - e) w_t (lse_i - x_t) + e / C sum_c w_c (lse_i - x_c)
+//     (its reductions are the caller's). Its backward op,
+//     softmax_cross_entropy_backward(logits, target, lse, dloss, dlse (, weight)) -> dlogits =
+//     softmax(logits) (dloss + dlse) - one_hot(target) dloss (weighted and smoothed: that
+//     loss's derivative), in one more. What fn::cross_entropy and Python's cross_entropy
+//     run unless the classes are split.  S(0) on everything but the weight, B. The weight's
+//     gradient (torch has none) is composed of differentiable ops.
 // Indices and targets out of range (of the logical size) raise an error from the kernel of
 // the rank that holds them, before it writes anything. The forward ops' gradients call the
 // backward ops. For a
@@ -1086,20 +1090,63 @@ int64_t ignore_index_of(const Attrs& attrs) {
   return attrs.has("ignore_index") ? attrs.get_int("ignore_index") : int64_t{-100};
 }
 
-std::vector<TensorMeta> softmax_cross_entropy_infer(const std::vector<TensorMeta>& in, const Attrs&) {
-  kernel::expect_inputs(kSoftmaxCrossEntropy, in, 2);
-  check_cross_entropy(in);
+// label_smoothing e as the loss's two coefficients (row_math.h): 1 - e on the target's term,
+// e / C on each class's.
+struct Smoothing {
+  double on_target = 1, spread = 0;
+};
+
+Smoothing smoothing_of(const Attrs& attrs, int64_t classes) {
+  const double e = attrs.has("label_smoothing") ? attrs.get_float("label_smoothing") : 0.0;
+  return {1 - e, classes > 0 ? e / static_cast<double>(classes) : 0.0};
+}
+
+// The optional class weights after `count` inputs: [C] of the logits' dtype.
+void check_class_weight(const std::string& op, const std::vector<TensorMeta>& in, size_t count) {
+  if (in.size() != count && in.size() != count + 1) {
+    op_error(op, "got " + std::to_string(in.size()) + " inputs; expected " + std::to_string(count) + ", or " +
+                     std::to_string(count + 1) + " with class weights");
+  }
+  if (in.size() == count) return;
+  const TensorMeta& w = in[count];
+  if (w.shape != Shape{in[0].shape[1]} || w.dtype != in[0].dtype) {
+    op_error(kCrossEntropy, "weight is " + to_string(w.shape) + " " + dtype_name(w.dtype) + "; expected [" +
+                                std::to_string(in[0].shape[1]) + "] " + dtype_name(in[0].dtype) +
+                                ", one weight per class in the logits' dtype");
+  }
+}
+
+std::vector<TensorMeta> softmax_cross_entropy_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  check_class_weight(kSoftmaxCrossEntropy, in, 2);
+  check_cross_entropy({in[0], in[1]});
+  const double e = attrs.has("label_smoothing") ? attrs.get_float("label_smoothing") : 0.0;
+  if (!(e >= 0 && e <= 1)) {
+    op_error(kCrossEntropy, "label_smoothing is " + std::to_string(e) + "; expected a value in [0, 1]");
+  }
   const TensorMeta rows{Shape{in[0].shape[0]}, in[0].dtype};
   return {rows, rows};
 }
 
-std::vector<Signature> split_rows(size_t inputs, size_t outputs) {
-  return {{std::vector<Sbp>(inputs, Sbp::split(0)), std::vector<Sbp>(outputs, Sbp::split(0))}};
+// The rows split on every input (the class weights, input `weight`, whole) and output.
+std::vector<Signature> split_rows(size_t inputs, size_t outputs, size_t weight) {
+  std::vector<Sbp> in(inputs, Sbp::split(0));
+  if (weight < inputs) in[weight] = Sbp::broadcast();
+  return {{in, std::vector<Sbp>(outputs, Sbp::split(0))}};
+}
+
+// The class weights' total (C without weights).
+template <typename T>
+T weight_total(const T* w, int64_t classes) {
+  if (!w) return static_cast<T>(classes);
+  T total = 0;
+  for (int64_t c = 0; c < classes; ++c) total += w[c];
+  return total;
 }
 
 std::vector<Tensor> softmax_cross_entropy_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& logits = in[0];
   const int64_t rows = logits.shape()[0], classes = logits.shape()[1], ignore = ignore_index_of(ctx.attrs);
+  const Smoothing smoothing = smoothing_of(ctx.attrs, classes);
   Tensor loss = ctx.output(0, {rows}, logits.dtype()), lse = ctx.output(1, {rows}, logits.dtype());
   kernel::visit_index(in[1].dtype(), [&](auto iv) {
     using I = decltype(iv);
@@ -1109,12 +1156,32 @@ std::vector<Tensor> softmax_cross_entropy_kernel(const std::vector<Tensor>& in, 
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
         const T* x = logits.data_as<T>();
+        const T* w = in.size() > 2 ? in[2].data_as<T>() : nullptr;
+        const T on_target = static_cast<T>(smoothing.on_target), spread = static_cast<T>(smoothing.spread);
+        const bool plain = !w && smoothing.spread == 0;
         T *l = loss.data_as<T>(), *s = lse.data_as<T>();
         for_each_row_task(rows, classes, rows * classes > kernel::kParallelGrain, [&](int64_t first, int64_t count) {
           kernel::log_sum_exp_rows(x + first * classes, s + first, count, classes);
           for (int64_t i = first; i < first + count; ++i) {
             const bool ignored = target[i] == ignore;
-            l[i] = rowmath::cross_entropy_loss(s[i], ignored ? T{0} : x[i * classes + target[i]], ignored);
+            if (plain || ignored) {
+              l[i] = rowmath::cross_entropy_loss(s[i], ignored ? T{0} : x[i * classes + target[i]], ignored);
+              continue;
+            }
+            const T* row = x + i * classes;
+            T spread_sum = 0;  // sum_c w_c (lse - x_c), read only where e > 0
+            if (spread != 0) {
+              const T shift = s[i];
+              if (w) {
+#pragma omp simd reduction(+ : spread_sum)
+                for (int64_t c = 0; c < classes; ++c) spread_sum += w[c] * (shift - row[c]);
+              } else {
+#pragma omp simd reduction(+ : spread_sum)
+                for (int64_t c = 0; c < classes; ++c) spread_sum += shift - row[c];
+              }
+            }
+            l[i] = rowmath::smoothed_cross_entropy_loss(s[i], row[target[i]], w ? w[target[i]] : T{1}, on_target,
+                                                        spread, spread_sum);
           }
         });
       }
@@ -1124,7 +1191,7 @@ std::vector<Tensor> softmax_cross_entropy_kernel(const std::vector<Tensor>& in, 
 }
 
 std::vector<TensorMeta> softmax_cross_entropy_backward_infer(const std::vector<TensorMeta>& in, const Attrs&) {
-  kernel::expect_inputs(kSoftmaxCrossEntropyBackward, in, 5);
+  check_class_weight(kSoftmaxCrossEntropyBackward, in, 5);
   check_cross_entropy({in[0], in[1]});
   const TensorMeta rows{Shape{in[0].shape[0]}, in[0].dtype};
   for (size_t i = 2; i < 5; ++i) {
@@ -1138,10 +1205,11 @@ std::vector<TensorMeta> softmax_cross_entropy_backward_infer(const std::vector<T
 }
 
 // dlogits = softmax(logits) (dloss + dlse) - one_hot(target) dloss, rows of ignore_index
-// taking no dloss.
+// taking no dloss; weighted and smoothed, row_math.h's terms.
 std::vector<Tensor> softmax_cross_entropy_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& logits = in[0];
   const int64_t rows = logits.shape()[0], classes = logits.shape()[1], ignore = ignore_index_of(ctx.attrs);
+  const Smoothing smoothing = smoothing_of(ctx.attrs, classes);
   Tensor dx = ctx.output(0, logits.shape(), logits.dtype());
   kernel::visit_index(in[1].dtype(), [&](auto iv) {
     using I = decltype(iv);
@@ -1151,18 +1219,36 @@ std::vector<Tensor> softmax_cross_entropy_backward_kernel(const std::vector<Tens
       if constexpr (std::is_floating_point_v<T>) {
         const T *x = logits.data_as<T>(), *lse = in[2].data_as<T>(), *dloss = in[3].data_as<T>(),
                 *dlse = in[4].data_as<T>();
+        const T* w = in.size() > 5 ? in[5].data_as<T>() : nullptr;
+        const T on_target = static_cast<T>(smoothing.on_target), spread = static_cast<T>(smoothing.spread);
+        const T total = weight_total(w, classes);
         T* out = dx.data_as<T>();
 #pragma omp parallel for if (kernel::use_team(rows * classes))
         for (int64_t i = 0; i < rows; ++i) {
           const T* row = x + i * classes;
           T* grad = out + i * classes;
           const bool kept = target[i] != ignore;
-          const T dl = kept ? dloss[i] : T{0}, weight = dl + dlse[i], shift = lse[i];
+          const T dl = kept ? dloss[i] : T{0}, target_weight = kept && w ? w[target[i]] : T{1}, shift = lse[i];
+          const T weight = dlse[i] + dl * rowmath::smoothed_cross_entropy_scale(target_weight, on_target, spread, total);
+          const T dl_spread = dl * spread;
           // x - lse <= 0: lse is at least the row's maximum.
-          kernel::simd_loop(classes, [&](int64_t j) {
-            grad[j] = rowmath::cross_entropy_dx(fast_math::exp_nonpositive(row[j] - shift), weight, T{0});
-          });
-          if (kept) grad[target[i]] = rowmath::cross_entropy_dx(fast_math::exp_nonpositive(row[target[i]] - shift), weight, dl);
+          if (dl_spread == 0) {
+            kernel::simd_loop(classes, [&](int64_t j) {
+              grad[j] = rowmath::cross_entropy_dx(fast_math::exp_nonpositive(row[j] - shift), weight, T{0});
+            });
+          } else if (w) {
+            kernel::simd_loop(classes, [&](int64_t j) {
+              grad[j] = rowmath::cross_entropy_dx(fast_math::exp_nonpositive(row[j] - shift), weight, dl_spread * w[j]);
+            });
+          } else {
+            kernel::simd_loop(classes, [&](int64_t j) {
+              grad[j] = rowmath::cross_entropy_dx(fast_math::exp_nonpositive(row[j] - shift), weight, dl_spread);
+            });
+          }
+          if (kept) {
+            const int64_t t = target[i];
+            grad[t] -= dl * on_target * target_weight;
+          }
         }
       }
     });
@@ -1171,23 +1257,52 @@ std::vector<Tensor> softmax_cross_entropy_backward_kernel(const std::vector<Tens
 }
 
 // The engine gives zeros for an output no gradient reached (GradContext). In a create_graph
-// backward the kernel's formula in differentiable ops (the one-hot rows a constant).
+// backward the kernel's formula in differentiable ops (the one-hot rows, the class weights
+// and the smoothing constants).
 std::vector<Var> softmax_cross_entropy_grad(const GradContext& g) {
-  if (grad_enabled()) {
-    const Var &logits = g.inputs[0], &target = g.inputs[1];
-    const int64_t rows = logits.shape()[0], classes = logits.shape()[1];
+  const bool weighted = g.inputs.size() > 2;
+  std::vector<Var> grads(g.inputs.size());
+  const Var &logits = g.inputs[0], &target = g.inputs[1];
+  const int64_t rows = logits.shape()[0], classes = logits.shape()[1];
+  const Smoothing e = smoothing_of(g.attrs, classes);
+  // The kept rows' dloss [N, 1] and targets' one-hot rows [N, C].
+  auto dloss_and_one_hot = [&] {
     const Var kept = fn::ne(target, fn::full_like(target, static_cast<double>(ignore_index_of(g.attrs))));
     const Var dl = fn::reshape(fn::mul(g.grad_outputs[0], fn::cast(kept, logits.dtype())), {rows, 1});
     const Var index = fn::reshape(fn::where(kept, target, fn::zeros_like(target)), {rows, 1});
     const Var one_hot = call1(kGatherBackward, {index, fn::ones_like(fn::cast(index, logits.dtype()))},
                               {{"dim", int64_t{1}}, {"size", classes}});
-    const Var p = fn::exp(fn::sub(logits, fn::reshape(g.outputs[1], {rows, 1})));
-    const Var weight = fn::add(dl, fn::reshape(g.grad_outputs[1], {rows, 1}));
-    return {fn::sub(fn::mul(p, weight), fn::mul(one_hot, dl)), Var()};
+    return std::pair<Var, Var>{dl, one_hot};
+  };
+  if (weighted && g.needs_grad[2]) {
+    // d loss_i / d w_c = ((1 - e) [c = t_i] + e / C) (lse_i - x_ic) on kept rows.
+    const auto [dl, one_hot] = dloss_and_one_hot();
+    const Var share = fn::add_scalar(fn::mul_scalar(one_hot, e.on_target), e.spread);
+    const Var minus_logp = fn::sub(fn::reshape(g.outputs[1], {rows, 1}), logits);
+    grads[2] = fn::sum(fn::mul(fn::mul(share, minus_logp), dl), {0});
   }
-  return {call1(kSoftmaxCrossEntropyBackward,
-                {g.inputs[0], g.inputs[1], g.outputs[1], g.grad_outputs[0], g.grad_outputs[1]}, g.attrs),
-          Var()};
+  if (!g.needs_grad[0]) return grads;
+  if (grad_enabled()) {
+    const auto [dl, one_hot] = dloss_and_one_hot();
+    const Var p = fn::exp(fn::sub(logits, fn::reshape(g.outputs[1], {rows, 1})));
+    // Per class the loss's d/dlogits at p = 0: -(1 - e) w_t one_hot - e / C w; its slope in p
+    // the sum of those, negated.
+    Var picked = fn::mul_scalar(one_hot, -e.on_target);
+    if (weighted) picked = fn::mul(picked, fn::reshape(g.inputs[2], {1, classes}));
+    Var at_zero = picked;
+    if (e.spread != 0) {
+      const Var spread = weighted ? fn::reshape(g.inputs[2], {1, classes}) : fn::ones_like(logits);
+      at_zero = fn::add(picked, fn::mul_scalar(spread, -e.spread));
+    }
+    const Var slope = fn::neg(fn::sum(at_zero, {1}, true));
+    const Var weight = fn::add(fn::mul(dl, slope), fn::reshape(g.grad_outputs[1], {rows, 1}));
+    grads[0] = fn::add(fn::mul(p, weight), fn::mul(at_zero, dl));
+    return grads;
+  }
+  std::vector<Var> inputs{g.inputs[0], g.inputs[1], g.outputs[1], g.grad_outputs[0], g.grad_outputs[1]};
+  if (weighted) inputs.push_back(g.inputs[2]);
+  grads[0] = call1(kSoftmaxCrossEntropyBackward, inputs, g.attrs);
+  return grads;
 }
 
 }  // namespace
@@ -1248,13 +1363,15 @@ void register_nn_ops(OpRegistry& r) {
   r.add(std::move(gather_backward));
   r.add(with_grad(make_op(
                       kSoftmaxCrossEntropy, softmax_cross_entropy_infer,
-                      [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
-                         const Attrs&) { return split_rows(2, 2); },
+                      [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
+                         const Attrs&) { return split_rows(in.size(), 2, 2); },
                       softmax_cross_entropy_kernel, kChecksData),
                   softmax_cross_entropy_grad));
   r.add(make_op(
       kSoftmaxCrossEntropyBackward, softmax_cross_entropy_backward_infer,
-      [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) { return split_rows(5, 1); },
+      [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&, const Attrs&) {
+        return split_rows(in.size(), 1, 5);
+      },
       softmax_cross_entropy_backward_kernel));
 }
 

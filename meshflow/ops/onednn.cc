@@ -201,7 +201,7 @@ bool channels_last(const ConvGeometry& g) {
   return g.groups == 1 && g.in_channels <= 16 && g.out_channels <= 16 && g.kernel_volume() > 1;
 }
 
-Plan make_conv(ConvPass pass, const ConvGeometry& g, Type t, ConvFormats f) {
+Plan make_conv(ConvPass pass, const ConvGeometry& g, Type t, ConvFormats f, bool bias) {
   namespace dn = dnnl;
   const ConvDims d = conv_dims(g);
   // Each activation's format: a, b, out per pass (ConvFormats).
@@ -216,15 +216,20 @@ Plan make_conv(ConvPass pass, const ConvGeometry& g, Type t, ConvFormats f) {
   const Tag act = (x_last || y_last || channels_last(g)) && !wrong ? d.last_tag : Tag::any;
   const memory::desc x_any(d.x, t, act), w_any(d.w, t, Tag::any), y_any(d.y, t, act);
   const dn::primitive_attr attr = user_scratchpad();
+  const memory::desc b({g.out_channels}, t, Tag::x);
   const dn::convolution_forward::primitive_desc forward(
-      dn::convolution_forward::desc(dn::prop_kind::forward_training, dn::algorithm::convolution_direct, x_any, w_any,
-                                    y_any, d.strides, d.dilates, d.pad_l, d.pad_r),
+      bias && pass == ConvPass::kForward
+          ? dn::convolution_forward::desc(dn::prop_kind::forward_training, dn::algorithm::convolution_direct, x_any,
+                                          w_any, b, y_any, d.strides, d.dilates, d.pad_l, d.pad_r)
+          : dn::convolution_forward::desc(dn::prop_kind::forward_training, dn::algorithm::convolution_direct, x_any,
+                                          w_any, y_any, d.strides, d.dilates, d.pad_l, d.pad_r),
       attr, engine());
   Plan p;
   if (pass == ConvPass::kForward) {
     p.primitive = dn::convolution_forward(forward);
-    p.args = {arg(DNNL_ARG_SRC, false, x, forward.src_desc()), arg(DNNL_ARG_WEIGHTS, false, w, forward.weights_desc()),
-              arg(DNNL_ARG_DST, true, y, forward.dst_desc())};
+    p.args = {arg(DNNL_ARG_SRC, false, x, forward.src_desc()), arg(DNNL_ARG_WEIGHTS, false, w, forward.weights_desc())};
+    if (bias) p.args.push_back(arg(DNNL_ARG_BIAS, false, b, forward.bias_desc()));
+    p.args.push_back(arg(DNNL_ARG_DST, true, y, forward.dst_desc()));
     p.scratchpad = forward.scratchpad_desc();
   } else if (pass == ConvPass::kBackwardData) {
     const dn::convolution_backward_data::primitive_desc pd(
@@ -280,8 +285,9 @@ void round_into(const std::vector<float>& from, void* to) {
 // ---------------------------------------------------------------------------------------------
 // Pooling
 
-// g's windows as oneDNN's regular ones, over [1, planes, spatial]: kernel, strides, dilation
-// (oneDNN's: minus one) and padding of each of g's axes.
+// g's windows as oneDNN's regular ones, over [1, planes, spatial] (or channels-last [N, C,
+// spatial] with `channels` C > 0): kernel, strides, dilation (oneDNN's: minus one) and padding
+// of each of g's axes.
 struct PoolDims {
   memory::dims src, dst, kernel, strides, dilation, pad_l, pad_r;
   Tag tag;
@@ -290,9 +296,9 @@ struct PoolDims {
 // False where g's windows are not regular ones oneDNN takes: adaptive windows of an input
 // size that is no multiple of the output's (they vary and overlap), and padding that reaches
 // past the kernel (oneDNN refuses it; torch's pooling has at most half a kernel).
-bool pool_dims(const PoolGeometry& g, PoolDims* d) {
-  d->src = d->dst = {1, g.planes};
-  d->tag = g.dims == 3 ? Tag::ncdhw : Tag::nchw;
+bool pool_dims(const PoolGeometry& g, int64_t channels, PoolDims* d) {
+  d->src = d->dst = channels > 0 ? memory::dims{g.planes / channels, channels} : memory::dims{1, g.planes};
+  d->tag = channels > 0 ? (g.dims == 3 ? Tag::ndhwc : Tag::nhwc) : (g.dims == 3 ? Tag::ncdhw : Tag::nchw);
   for (int k = kAxes - g.dims; k < kAxes; ++k) {
     const PoolAxis& a = g.axis[k];
     if (a.adaptive && a.in % a.out != 0) return false;
@@ -359,9 +365,10 @@ Plan make_pool_backward(PoolKind kind, const PoolDims& d) {
 
 // The plan of a pooling pass (0 forward, 1 backward) over g, or null where g's windows are not
 // oneDNN's or it has no primitive for them.
-std::shared_ptr<const Plan> pool_plan(int pass, PoolKind kind, const PoolGeometry& g, PoolDims* d) {
-  if (!pool_dims(g, d)) return nullptr;
-  std::vector<int64_t> key{3, pass, static_cast<int64_t>(kind), g.dims};
+std::shared_ptr<const Plan> pool_plan(int pass, PoolKind kind, const PoolGeometry& g, int64_t channels,
+                                      PoolDims* d) {
+  if (!pool_dims(g, channels, d)) return nullptr;
+  std::vector<int64_t> key{3, pass, static_cast<int64_t>(kind), g.dims, channels > 0};
   for (const memory::dims* v : {&d->src, &d->dst, &d->kernel, &d->strides, &d->dilation, &d->pad_l, &d->pad_r}) {
     key.insert(key.end(), v->begin(), v->end());
   }
@@ -408,21 +415,29 @@ void indices_from_workspace(const PoolGeometry& g, const PoolDims& d, const W* w
 bool handles(DType dtype) { return dtype == DType::kFloat32 || dtype == DType::kBFloat16; }
 
 void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, const void* b, void* out,
-          ConvFormats formats) {
+          ConvFormats formats, const void* bias) {
+  const bool with_bias = bias && pass == ConvPass::kForward;
   std::vector<int64_t> key{0, static_cast<int64_t>(pass), static_cast<int64_t>(dtype), g.dims, g.batch,
-                           g.in_channels, g.out_channels, g.groups, formats.a + 2 * formats.b + 4 * formats.out};
+                           g.in_channels, g.out_channels, g.groups, formats.a + 2 * formats.b + 4 * formats.out,
+                           with_bias};
   for (int k = 0; k < kAxes; ++k) {
     key.insert(key.end(), {g.in[k], g.out[k], g.kernel[k], g.stride[k], g.pad[k], g.dilation[k]});
   }
-  const std::shared_ptr<const Plan> plan = cached(key, [&] { return make_conv(pass, g, type_of(dtype), formats); });
+  const std::shared_ptr<const Plan> plan =
+      cached(key, [&] { return make_conv(pass, g, type_of(dtype), formats, with_bias); });
   if (plan->primitive) {
-    execute(*plan, {const_cast<void*>(a), const_cast<void*>(b), out});
+    std::vector<void*> data{const_cast<void*>(a), const_cast<void*>(b)};
+    if (with_bias) data.push_back(const_cast<void*>(bias));
+    data.push_back(out);
+    execute(*plan, data);
     return;
   }
   // bfloat16 without oneDNN's kernels for it on this CPU (float32 always has them).
   const std::array<int64_t, 3> n = conv_sizes(pass, g);
   std::vector<float> wide_out(static_cast<size_t>(n[2]));
-  conv(pass, g, DType::kFloat32, widened(a, n[0]).data(), widened(b, n[1]).data(), wide_out.data(), formats);
+  const std::vector<float> wide_bias = with_bias ? widened(bias, g.out_channels) : std::vector<float>();
+  conv(pass, g, DType::kFloat32, widened(a, n[0]).data(), widened(b, n[1]).data(), wide_out.data(), formats,
+       with_bias ? wide_bias.data() : nullptr);
   round_into(wide_out, out);
 }
 
@@ -457,9 +472,10 @@ Tensor in_format(const Tensor& t, MemoryFormat format) {
 
 namespace mf::kernel::onednn {
 
-bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, int64_t* indices) {
+bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, int64_t* indices,
+                  int64_t channels) {
   PoolDims d;
-  const std::shared_ptr<const Plan> plan = pool_plan(0, kind, g, &d);
+  const std::shared_ptr<const Plan> plan = pool_plan(0, kind, g, kind == PoolKind::kMax ? 0 : channels, &d);
   if (!plan) return false;
   if (kind != PoolKind::kMax) {
     execute(*plan, {const_cast<float*>(x), y});
@@ -477,9 +493,9 @@ bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y
   return true;
 }
 
-bool avg_pool_backward(PoolKind kind, const PoolGeometry& g, const float* dy, float* dx) {
+bool avg_pool_backward(PoolKind kind, const PoolGeometry& g, const float* dy, float* dx, int64_t channels) {
   PoolDims d;
-  const std::shared_ptr<const Plan> plan = pool_plan(1, kind, g, &d);
+  const std::shared_ptr<const Plan> plan = pool_plan(1, kind, g, channels, &d);
   if (!plan) return false;
   execute(*plan, {const_cast<float*>(dy), dx});
   return true;

@@ -39,15 +39,17 @@ struct ConvFormats {
 //   kBackwardData:    a = dy [N, C_out, out],      b = w                               -> dx
 //   kBackwardWeights: a = x,                      b = dy                              -> dw
 // Where an activation is channels-last the primitive runs channels-last, with no reorder of
-// that activation.
+// that activation. kForward adds `bias` [C_out] of `dtype` where given (the primitive's
+// bias, added as y is written); the other passes ignore it.
 void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, const void* b, void* out,
-          ConvFormats formats = {});
+          ConvFormats formats = {}, const void* bias = nullptr);
 
 // core/tensor.h's in_format(t, format), on oneDNN's vectorized reorder where the elements
 // move and it takes the dtype (float32, bfloat16), on the calling thread.
 Tensor in_format(const Tensor& t, MemoryFormat format);
 
-// Pooling over g's windows of float32 tensors [planes, spatial] (N and C as one dim), where
+// Pooling over g's windows of float32 tensors [planes, spatial] (N and C as one dim), or of the
+// avg kinds' channels-last [N, spatial, C] where `channels` (C) is given, where
 // oneDNN's algorithm gives g's windows: regular ones (any padding; ceil_mode's last windows
 // past the end as padding on the right), and adaptive ones whose input sizes are multiples of
 // their output sizes (windows of in / out, no overlap). Each returns false, writing nothing,
@@ -61,9 +63,10 @@ Tensor in_format(const Tensor& t, MemoryFormat format);
 //   kAvgIncludePad: each window's sum / the kernel's volume, padding counted on both sides
 //     (only torch's divisor where no window reaches past the padding on the right).
 enum class PoolKind { kMax, kAvgExcludePad, kAvgIncludePad };
-bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, int64_t* indices);
+bool pool_forward(PoolKind kind, const PoolGeometry& g, const float* x, float* y, int64_t* indices,
+                  int64_t channels = 0);
 
 // The gradient of an avg kind's pooling: dx (overwritten) from dy.
-bool avg_pool_backward(PoolKind kind, const PoolGeometry& g, const float* dy, float* dx);
+bool avg_pool_backward(PoolKind kind, const PoolGeometry& g, const float* dy, float* dx, int64_t channels = 0);
 
 }  // namespace mf::kernel::onednn

@@ -22,7 +22,10 @@
 // divisor_override is set or count_include_pad meets a padded axis whose last window reaches
 // past the padding (torch's divisor then clips the window; oneDNN's is the kernel's volume),
 // adaptive windows where the input's sizes are multiples of the output's. float64 and the
-// rest run the direct kernels below, one row of outputs per task. max pooling's backward adds
+// rest run the direct kernels below, one row of outputs per task. Outputs take their first
+// input's memory format: channels-last max pooling has a direct kernel of its own, avg
+// pooling and its backward run oneDNN's primitive on that layout (the direct kernels on
+// row-major copies). max pooling's backward adds
 // each plane's dy at its indices in output order, one plane per task: no two threads write
 // one element, so the results are deterministic.
 #include <algorithm>
@@ -345,6 +348,24 @@ std::optional<PoolKind> onednn_avg_kind(const PoolGeometry& g, const Attrs& attr
   return PoolKind::kAvgIncludePad;
 }
 
+// C where t is channels-last (oneDNN's avg pooling then runs in that layout), else 0.
+int64_t last_channels(const Tensor& t) { return channels_last(t.format()) ? t.shape()[1] : 0; }
+
+// body(input, output) of the direct kernels, which read and write row-major planes, into
+// `out` (the call's planned output): in place where it is row-major, else through row-major
+// copies of both.
+template <typename Body>
+Tensor on_planes(const Tensor& input, Tensor& out, Body body) {
+  if (!channels_last(out.format()) && !channels_last(input.format())) {
+    body(input, out);
+    return out;
+  }
+  const Tensor rows = kernel::onednn::in_format(input, MemoryFormat::kContiguous);
+  Tensor result = Tensor::empty(out.shape(), out.dtype());
+  body(rows, result);
+  return kernel::onednn::in_format(result, out.format());
+}
+
 template <typename T>
 void avg_pool_direct(const PoolGeometry& g, bool with_pad, int64_t override_, const T* x, T* y) {
   const PoolAxis &ad = g.axis[0], &ah = g.axis[1], &aw = g.axis[2];
@@ -419,19 +440,23 @@ OpDef avg_pool(int dims, bool adaptive) {
     if (y.numel() == 0) return {y};
     const std::optional<PoolKind> kind = onednn_avg_kind(g, ctx.attrs);
     if (x.dtype() == DType::kFloat32 && kind &&
-        kernel::onednn::pool_forward(*kind, g, x.data_as<float>(), y.data_as<float>(), nullptr)) {
+        kernel::onednn::pool_forward(*kind, g, x.data_as<float>(), y.data_as<float>(), nullptr, last_channels(x))) {
       return {y};
     }
-    kernel::visit_floating(x.dtype(), [&](auto v) {
-      using T = decltype(v);
-      avg_pool_direct(g, count_include_pad(ctx.attrs), divisor_override(ctx.attrs), x.data_as<T>(), y.data_as<T>());
-    });
-    return {y};
+    return {on_planes(x, y, [&](const Tensor& a, Tensor& out) {
+      kernel::visit_floating(a.dtype(), [&](auto v) {
+        using T = decltype(v);
+        avg_pool_direct(g, count_include_pad(ctx.attrs), divisor_override(ctx.attrs), a.data_as<T>(),
+                        out.data_as<T>());
+      });
+    })};
   };
-  return with_grad(make_op(name, infer, signatures, run), [backward](const GradContext& ctx) -> std::vector<Var> {
+  OpDef op = with_grad(make_op(name, infer, signatures, run), [backward](const GradContext& ctx) -> std::vector<Var> {
     return {call1(backward, {ctx.grad_outputs[0]},
                   Attrs(ctx.attrs).set("input_size", spatial(ctx.inputs[0].shape())))};
   });
+  op.formats = first_input_format;
+  return op;
 }
 
 OpDef avg_pool_backward(int dims, bool adaptive) {
@@ -460,19 +485,22 @@ OpDef avg_pool_backward(int dims, bool adaptive) {
     if (dx.numel() == 0) return {dx};
     const std::optional<PoolKind> kind = onednn_avg_kind(g, ctx.attrs);
     if (dy.dtype() == DType::kFloat32 && kind &&
-        kernel::onednn::avg_pool_backward(*kind, g, dy.data_as<float>(), dx.data_as<float>())) {
+        kernel::onednn::avg_pool_backward(*kind, g, dy.data_as<float>(), dx.data_as<float>(), last_channels(dy))) {
       return {dx};
     }
-    kernel::visit_floating(dy.dtype(), [&](auto v) {
-      using T = decltype(v);
-      avg_pool_backward_direct(g, count_include_pad(ctx.attrs), divisor_override(ctx.attrs), dy.data_as<T>(),
-                               dx.data_as<T>());
-    });
-    return {dx};
+    return {on_planes(dy, dx, [&](const Tensor& a, Tensor& out) {
+      kernel::visit_floating(a.dtype(), [&](auto v) {
+        using T = decltype(v);
+        avg_pool_backward_direct(g, count_include_pad(ctx.attrs), divisor_override(ctx.attrs), a.data_as<T>(),
+                                 out.data_as<T>());
+      });
+    })};
   };
-  return with_grad(make_op(name, infer, signatures, run), [forward](const GradContext& ctx) -> std::vector<Var> {
+  OpDef op = with_grad(make_op(name, infer, signatures, run), [forward](const GradContext& ctx) -> std::vector<Var> {
     return {call1(forward, {ctx.grad_outputs[0]}, ctx.attrs)};
   });
+  op.formats = first_input_format;
+  return op;
 }
 
 }  // namespace

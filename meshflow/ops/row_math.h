@@ -89,4 +89,19 @@ MF_HOST_DEVICE T cross_entropy_dx(T exp_shifted, T weight, T dl_here) {
   return exp_shifted * weight - dl_here;
 }
 
+// With class weights w (all 1 without) and label smoothing e, on_target = 1 - e and spread =
+// e / C: a kept row's loss is on_target w_t (lse - x_t) + spread sum_c w_c (lse - x_c)
+// (`spread_sum`, the sum), and its dlogits cross_entropy_dx(exp(x_j - lse), dlse + dloss
+// scale, dloss spread w_j), less dloss on_target w_t at the target, where scale =
+// on_target w_t + spread sum_c w_c (`total`, the sum): the loss's slope in lse.
+template <typename T>
+MF_HOST_DEVICE T smoothed_cross_entropy_loss(T lse, T target_logit, T target_weight, T on_target, T spread,
+                                             T spread_sum) {
+  return on_target * target_weight * (lse - target_logit) + spread * spread_sum;
+}
+template <typename T>
+MF_HOST_DEVICE T smoothed_cross_entropy_scale(T target_weight, T on_target, T spread, T total) {
+  return on_target * target_weight + spread * total;
+}
+
 }  // namespace mf::rowmath

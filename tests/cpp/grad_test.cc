@@ -206,6 +206,11 @@ std::vector<GradCall> nn_calls() {
       {"index_put", {x, indices({2, 3}, 12), away_from_zero({2, 3}, 2)}},
       {"index_put", {x, indices({3, 5}, 12), away_from_zero({3, 5}, 2)}, {{"accumulate", true}}},
       {"softmax_cross_entropy", {x, indices({3}, 4)}},
+      // Class weights (their gradient too), a target ignored (row 1's 2) and label smoothing.
+      {"softmax_cross_entropy",
+       {x, indices({3}, 4), positive({4}, 3)},
+       {{"ignore_index", int64_t{2}}, {"label_smoothing", 0.3}}},
+      {"softmax_cross_entropy", {x, indices({3}, 4)}, {{"label_smoothing", 0.1}}},
       {"scaled_dot_product_attention", {x3, away_from_zero({2, 3, 4}, 2), away_from_zero({2, 3, 2}, 3)}},
       {"scaled_dot_product_attention",
        {x3, away_from_zero({2, 5, 4}, 2), away_from_zero({2, 5, 2}, 3)},
@@ -286,6 +291,11 @@ std::vector<GradCall> conv_calls() {
   return {
       {"conv2d", {x, away_from_zero({3, 4, 3, 2}, 2)}, conv(1, {2, 1}, {1, 0}, {1, 1}, {1, 2})},
       {"conv2d", {x, away_from_zero({6, 2, 2, 3}, 3)}, conv(2, {1, 2}, {0, 1}, {1, 1}, {2, 1})},
+      // A bias (the primitive's), and a transposed convolution's on the data gradient op.
+      {"conv2d", {x, away_from_zero({6, 2, 2, 3}, 3), away_from_zero({6}, 5)}, conv(2, {1, 2}, {0, 1}, {1, 1}, {2, 1})},
+      {"conv2d_backward_data",
+       {away_from_zero({2, 3, 3, 5}, 4), away_from_zero({3, 4, 3, 2}, 2), away_from_zero({4}, 5)},
+       Attrs(conv(1, {2, 1}, {1, 0}, {1, 1}, {1, 2})).set("input_size", Ints{5, 6})},
       // conv2d's backward ops, whose gradients a create_graph backward through conv2d uses.
       {"conv2d_backward_data",
        {away_from_zero({2, 3, 3, 5}, 4), away_from_zero({3, 4, 3, 2}, 2)},

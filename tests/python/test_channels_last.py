@@ -3,7 +3,7 @@
 `Module.to(memory_format=)`) with torch's strides, and every op on channels-last inputs
 giving the values and gradients of the same op on row-major ones (which the other suites
 check against torch and NumPy): the ops that keep the layout (convolutions, batch and group
-norm, max pooling, elementwise ops) keep it, as torch's do, and the others read a converted copy. A ResNet
+norm, max and avg pooling, elementwise ops) keep it, as torch's do, and the others read a converted copy. A ResNet
 block's training step, eager and in graph mode, agrees with the row-major one."""
 import numpy as np
 import pytest
@@ -220,6 +220,36 @@ def test_max_pool_keeps_channels_last(dtype):
     close(gg, 2 * dy, 1e-6)
 
 
+@pytest.mark.parametrize("dtype", [mf.float32, mf.float64])
+def test_avg_pool_keeps_channels_last(dtype):
+    """As torch's: a channels-last avg pool (oneDNN's primitive on that layout, or the direct
+    kernels where torch's divisors are not oneDNN's) gives the row-major values and gradients
+    in that layout, 2-d and 3-d, adaptive too; a second backward (the backward op's own
+    gradient) as well."""
+    x = randn(2, 8, 9, 7, dtype=dtype)
+    pools = [lambda a: F.avg_pool2d(a, 2), lambda a: F.avg_pool2d(a, 3, 2, 1),
+             lambda a: F.avg_pool2d(a, 3, 2, 1, ceil_mode=True), lambda a: F.avg_pool2d(a, 3, 2, 1, divisor_override=4),
+             lambda a: F.avg_pool2d(a, 3, 2, 1, count_include_pad=False), lambda a: F.adaptive_avg_pool2d(a, 1),
+             lambda a: F.adaptive_avg_pool2d(a, (3, 7)), lambda a: F.adaptive_avg_pool2d(a, (4, 3))]
+    for pool in pools:
+        check_same(pool, (x,), (x.to(memory_format=CL),), keeps=True, tol=1e-6)
+    x3 = randn(2, 4, 4, 6, 6, dtype=dtype)
+    for pool in (lambda a: F.avg_pool3d(a, 2), lambda a: F.adaptive_avg_pool3d(a, 1)):
+        out, grads = run(pool, x3)
+        out_cl, grads_cl = run(pool, x3.to(memory_format=mf.channels_last_3d))
+        assert out_cl.is_contiguous(memory_format=mf.channels_last_3d)
+        close(out_cl, out, 1e-6)
+        close(grads_cl[0], grads[0], 1e-6)
+    leaf = x.to(memory_format=CL).requires_grad_(True)
+    dy = randn(2, 8, 4, 3, dtype=dtype).to(memory_format=CL).requires_grad_(True)
+    (g,) = mf.autograd.grad(F.avg_pool2d(leaf, 2), leaf, dy, create_graph=True)
+    assert g.is_contiguous(memory_format=CL)
+    (gg,) = mf.autograd.grad((g * g).sum(), dy)
+    rows = dy.detach().contiguous().requires_grad_(True)
+    (g_rows,) = mf.autograd.grad(F.avg_pool2d(x.requires_grad_(True), 2), x, rows, create_graph=True)
+    close(gg, mf.autograd.grad((g_rows * g_rows).sum(), rows)[0], 1e-6)
+
+
 @pytest.mark.parametrize("dtype", [mf.float32, mf.float64, mf.int64])
 def test_reductions_of_channels_last_tensors_read_them_as_they_lie(dtype):
     """A conv bias's gradient (a sum over N, H and W of a channels-last dy) and the other
@@ -238,8 +268,8 @@ def test_reductions_of_channels_last_tensors_read_them_as_they_lie(dtype):
 def test_ops_without_channels_last_kernels_read_a_converted_copy():
     x = randn(2, 8, 6, 6)
     xc, m = x.to(memory_format=CL), randn(288, 3)
-    for fn in (lambda a: F.adaptive_avg_pool2d(a, 2), lambda a: a.sum(dim=1),
-               lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1), lambda a: a.transpose(1, 3)):
+    for fn in (lambda a: a.sum(dim=1), lambda a: a.flatten(1) @ m, lambda a: F.softmax(a, dim=1),
+               lambda a: a.transpose(1, 3)):
         check_same(fn, (x,), (xc,), keeps=False)
     mf.manual_seed(0)
     dropped = F.dropout(xc, 0.5)

@@ -551,3 +551,57 @@ def test_graph_mode_runs_the_layers_as_eager():
         np.testing.assert_allclose([step(x, y).item() for _ in range(3)], eager, rtol=1e-5)
         for name, buffer in eager_model.named_buffers():  # the running statistics, updated at every call
             np.testing.assert_allclose(dict(model.named_buffers())[name].numpy(), buffer.numpy(), rtol=1e-5)
+
+
+@pytest.mark.parametrize("case", ["conv2d", "pointwise", "grouped", "transposed", "conv3d"])
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_bias_inside_the_op_is_the_added_bias(case, channels_last):
+    """A local convolution's bias is its op's own input (conv2d/3d: oneDNN's primitive bias;
+    conv_transpose: one pass over the data gradient op's output), its gradient dy's sum: values
+    and every gradient as the convolution without a bias plus an add, in float64."""
+    rng = np.random.default_rng(7)
+    x_shape, w_shape, call = {
+        "conv2d": ((3, 8, 9, 7), (16, 8, 3, 3), lambda x, w, b: F.conv2d(x, w, b, padding=1)),
+        "pointwise": ((3, 8, 9, 7), (16, 8, 1, 1), lambda x, w, b: F.conv2d(x, w, b)),
+        "grouped": ((3, 8, 9, 7), (16, 2, 3, 3), lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1, groups=4)),
+        "transposed": ((3, 8, 9, 7), (8, 6, 4, 4), lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1)),
+        "conv3d": ((2, 4, 5, 6, 7), (6, 4, 3, 3, 3), lambda x, w, b: F.conv3d(x, w, b, padding=1)),
+    }[case]
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    w = (rng.standard_normal(w_shape) * 0.2).astype(np.float32)
+    b = rng.standard_normal(w_shape[1] if case == "transposed" else w_shape[0]).astype(np.float32)
+    leaves = [mf.tensor(a, requires_grad=True) for a in (x, w, b)]
+    xin = leaves[0].to(memory_format=mf.channels_last if len(x_shape) == 4 else mf.channels_last_3d) \
+        if channels_last else leaves[0]
+    y = call(xin, leaves[1], leaves[2])
+    assert y.grad_fn.name() == "ConvolutionBackward0"
+    g = rng.standard_normal(tuple(y.shape))
+    (y * mf.tensor(g.astype(np.float32))).sum().backward()
+    wide = [mf.tensor(a.astype(np.float64), requires_grad=True) for a in (x, w, b)]
+    expected = call(wide[0], wide[1], None) + wide[2].reshape([1, -1] + [1] * (len(x_shape) - 2))
+    (expected * mf.tensor(g)).sum().backward()
+    np.testing.assert_allclose(y.numpy(), expected.detach().numpy(), rtol=1e-4, atol=1e-4)
+    for got, want in zip(leaves, wide):
+        np.testing.assert_allclose(got.grad.numpy(), want.grad.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_bias_inside_the_op_in_bfloat16_and_a_second_backward():
+    rng = np.random.default_rng(8)
+    x, w, b = (mf.tensor(rng.standard_normal(s)) for s in ((2, 4, 6, 6), (8, 4, 3, 3), (8,)))
+    got = F.conv2d(x.bfloat16(), w.bfloat16(), b.bfloat16(), padding=1)
+    want = (F.conv2d(x.bfloat16().double(), w.bfloat16().double(), padding=1)
+            + b.bfloat16().double().reshape(1, -1, 1, 1))
+    assert got.dtype == mf.bfloat16
+    np.testing.assert_allclose(got.double().numpy(), want.numpy(), rtol=2e-2, atol=5e-2)
+    wt = w.transpose(0, 1).contiguous()  # [C_in 4, C_out 8, 3, 3]
+    got = F.conv_transpose2d(x.bfloat16(), wt.bfloat16(), b.bfloat16(), stride=2)
+    want = F.conv_transpose2d(x.bfloat16().double(), wt.bfloat16().double(), stride=2)
+    np.testing.assert_allclose(got.double().numpy(), (want + b.bfloat16().double().reshape(1, -1, 1, 1)).numpy(),
+                               rtol=2e-2, atol=5e-2)
+    xs, bs = x.clone().requires_grad_(True), b.clone().requires_grad_(True)
+    (gx,) = mf.autograd.grad(F.conv2d(xs, w, bs, padding=1).square().sum(), [xs], create_graph=True)
+    (gb,) = mf.autograd.grad(gx.sum(), [bs])  # through dy = 2 y, which reads the bias
+    xr, br = x.clone().requires_grad_(True), b.clone().requires_grad_(True)
+    (gxr,) = mf.autograd.grad((F.conv2d(xr, w, padding=1) + br.reshape(1, -1, 1, 1)).square().sum(), [xr],
+                              create_graph=True)
+    np.testing.assert_allclose(gb.numpy(), mf.autograd.grad(gxr.sum(), [br])[0].numpy(), rtol=1e-10)

@@ -235,3 +235,62 @@ def test_softmax_takes_torch_s_dtype_and_implicit_dim():
         np.testing.assert_allclose(got.numpy(), ref, rtol=1e-6)
     np.testing.assert_allclose(F.log_softmax(x, dim=0, dtype=mf.float64).numpy(),
                                X - np.log(np.exp(X).sum(0, keepdims=True)), rtol=1e-6)
+
+
+# torch 2.x's cross_entropy(x, T, weight=CE_W, ignore_index=2, label_smoothing=0.15) per row of
+# CE_X (reduction 'none'), and the gradient of its sum; 'mean' divides both by the weights of
+# the targets counted, sum(CE_W[[3, 0, 6, 4]]) = 3.75.
+CE_X = (np.arange(35, dtype=np.float32).reshape(5, 7) * 0.37 % 2.1 - 1.0).astype(np.float32)
+CE_T = np.array([3, 0, 6, 2, 4])
+CE_W = np.array([1.0, 0.5, 2.0, 1.5, 0.25, 3.0, 1.0], np.float32)
+CE_TORCH_ROWS = [2.7568669, 2.6912825, 2.2593989, 0.0, 0.8514618]
+CE_TORCH_GRAD = [[0.0542828, 0.0988957, 0.1158290, -1.0774075, 0.3272389, 0.4172251, 0.0639358],
+                 [-0.7958940, 0.0986398, 0.1154585, 0.1970562, 0.3264623, -0.0054593, 0.0637365],
+                 [0.0831599, 0.1407021, 0.1763536, 0.2852161, 0.0509056, 0.0171679, -0.7535054],
+                 [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+                 [0.0752155, 0.0064192, -0.0180524, 0.0037678, -0.1658680, 0.0109807, 0.0875372]]
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_cross_entropy_with_weights_ignore_index_and_smoothing_is_torchs(reduction):
+    """float32, as one op each way (softmax_cross_entropy with the weight and smoothing)."""
+    x = mf.tensor(CE_X, requires_grad=True)
+    loss = F.cross_entropy(x, mf.tensor(CE_T), weight=mf.tensor(CE_W), ignore_index=2, reduction=reduction,
+                           label_smoothing=0.15)
+    scale = 3.75 if reduction == "mean" else 1.0
+    rows = np.array(CE_TORCH_ROWS, np.float32)
+    expected = {"none": rows, "mean": rows.sum() / scale, "sum": rows.sum()}[reduction]
+    np.testing.assert_allclose(loss.numpy(), expected, rtol=2e-6, atol=1e-6)
+    loss.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.array(CE_TORCH_GRAD) / scale, rtol=1e-5, atol=1e-6)
+    assert loss.grad_fn.name() == "AddBackward0"
+
+
+@pytest.mark.parametrize("kwargs", [dict(label_smoothing=0.2), dict(weight=True, ignore_index=1),
+                                    dict(weight=True, ignore_index=0, label_smoothing=0.3, reduction="sum")])
+def test_cross_entropy_op_gradients_and_second_order(kwargs):
+    """The op's backward against finite differences (float64), and a create_graph backward
+    (the gradient in differentiable ops) against the first one's finite differences."""
+    kwargs = dict(kwargs)
+    if kwargs.pop("weight", False):
+        kwargs["weight"] = mf.tensor(np.array([1.0, 2.0, 0.5, 3.0]))
+    logits = RNG.standard_normal((6, 4))
+    target = mf.tensor(np.array([0, 3, 1, 1, 2, 0]))
+    check_gradients(lambda x: F.cross_entropy(x, target, **kwargs), [logits])
+    x = mf.tensor(logits, requires_grad=True)
+    (g,) = mf.autograd.grad(F.cross_entropy(x, target, **kwargs), [x], create_graph=True)
+    direction = RNG.standard_normal((6, 4))
+    (gg,) = mf.autograd.grad((g * mf.tensor(direction)).sum(), [x])
+    eps = 1e-6
+
+    def first(v):
+        y = mf.tensor(v, requires_grad=True)
+        (d,) = mf.autograd.grad(F.cross_entropy(y, target, **kwargs), [y])
+        return (d.numpy() * direction).sum()
+
+    numeric = np.zeros_like(logits)
+    for i in np.ndindex(logits.shape):
+        step = np.zeros_like(logits)
+        step[i] = eps
+        numeric[i] = (first(logits + step) - first(logits - step)) / (2 * eps)
+    np.testing.assert_allclose(gg.numpy(), numeric, rtol=1e-5, atol=1e-7)

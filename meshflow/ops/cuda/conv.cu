@@ -68,13 +68,13 @@ __device__ int64_t tap_target(const ConvGeometry& g, int a, int64_t in, int64_t 
 }
 
 template <typename T>
-__global__ void conv_forward(ConvGeometry g, const T* __restrict__ x, const T* __restrict__ w, T* __restrict__ y,
-                             int64_t total) {
+__global__ void conv_forward(ConvGeometry g, const T* __restrict__ x, const T* __restrict__ w,
+                             const T* __restrict__ bias, T* __restrict__ y, int64_t total) {
   const int64_t cin = g.in_per_group(), cout = g.out_per_group(), pixels = g.out_volume();
   for (int64_t e = first_index(); e < total; e += grid_step()) {
     const int64_t ow = e % g.out[2], oh = e / g.out[2] % g.out[1], od = e / (g.out[2] * g.out[1]) % g.out[0];
     const int64_t co = e / pixels % g.out_channels, n = e / (pixels * g.out_channels), group = co / cout;
-    T acc = 0;
+    T acc = bias ? bias[co] : T(0);
     for (int64_t c = 0; c < cin; ++c) {
       const T* plane = x + (n * g.in_channels + group * cin + c) * g.in_volume();
       const T* filter = w + (co * cin + c) * g.kernel_volume();
@@ -106,7 +106,9 @@ Kernel conv(const char* name) {
     const int64_t total = y.numel();
     launch_per_element(name, x.dtype(), total, [&](auto v, unsigned blocks) {
       using T = decltype(v);
-      conv_forward<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), w.data_as<T>(), y.data_as<T>(), total);
+      conv_forward<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), w.data_as<T>(),
+                                                      in.size() > 2 ? in[2].data_as<T>() : nullptr, y.data_as<T>(),
+                                                      total);
     });
     return {y};
   };
@@ -115,13 +117,13 @@ Kernel conv(const char* name) {
 // dx[n, c, id, ih, iw] = sum over the outputs whose windows read it of dy * w.
 template <typename T>
 __global__ void conv_backward_data(ConvGeometry g, const T* __restrict__ dy, const T* __restrict__ w,
-                                   T* __restrict__ dx, int64_t total) {
+                                   const T* __restrict__ bias, T* __restrict__ dx, int64_t total) {
   const int64_t cin = g.in_per_group(), cout = g.out_per_group(), volume = g.in_volume();
   for (int64_t e = first_index(); e < total; e += grid_step()) {
     const int64_t iw = e % g.in[2], ih = e / g.in[2] % g.in[1], id = e / (g.in[2] * g.in[1]) % g.in[0];
     const int64_t c = e / volume % g.in_channels, n = e / (volume * g.in_channels);
     const int64_t group = c / cin, ci = c % cin;
-    T acc = 0;
+    T acc = bias ? bias[c] : T(0);
     for (int64_t co = group * cout; co < (group + 1) * cout; ++co) {
       const T* grad = dy + (n * g.out_channels + co) * g.out_volume();
       const T* filter = w + (co * cin + ci) * g.kernel_volume();
@@ -154,8 +156,9 @@ Kernel conv_backward_data(const char* name) {
     const int64_t total = dx.numel();
     launch_per_element(name, dy.dtype(), total, [&](auto v, unsigned blocks) {
       using T = decltype(v);
-      conv_backward_data<<<blocks, kThreads, 0, stream()>>>(g, dy.data_as<T>(), w.data_as<T>(), dx.data_as<T>(),
-                                                            total);
+      conv_backward_data<<<blocks, kThreads, 0, stream()>>>(g, dy.data_as<T>(), w.data_as<T>(),
+                                                            in.size() > 2 ? in[2].data_as<T>() : nullptr,
+                                                            dx.data_as<T>(), total);
     });
     return {dx};
   };

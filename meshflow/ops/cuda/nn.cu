@@ -510,22 +510,42 @@ int64_t ignore_index_of(const Attrs& attrs) {
   return attrs.has("ignore_index") ? attrs.get_int("ignore_index") : int64_t{-100};
 }
 
+// label_smoothing e as row_math.h's coefficients: on_target = 1 - e, spread = e / C.
+template <typename T>
+void smoothing_of(const Attrs& attrs, int64_t classes, T& on_target, T& spread) {
+  const double e = attrs.has("label_smoothing") ? attrs.get_float("label_smoothing") : 0.0;
+  on_target = static_cast<T>(1 - e);
+  spread = static_cast<T>(classes > 0 ? e / static_cast<double>(classes) : 0.0);
+}
+
 template <typename T, typename I>
 struct SoftmaxCrossEntropyBody {
   const T* x;
   const I* target;
+  const T* w;  // class weights, or null
   T *loss, *lse;
   int64_t ignore;
+  T on_target, spread;
 
   template <int G>
   __device__ void run(int64_t row, int64_t offset, int64_t, int lane, const Lines& l) const {
     T m, sum;
     max_and_sum_exp<G>(x + offset, l.n, 1, lane, m, sum);
+    const T s = m + log_of(sum);
+    const bool ignored = target[row] == ignore;
+    T spread_sum = 0;  // sum_c w_c (lse - x_c), where e > 0 (uniform over the group)
+    if (spread != T(0)) {
+      for (int64_t i = lane; i < l.n; i += G) spread_sum += (w ? w[i] : T(1)) * (s - x[offset + i]);
+      spread_sum = group_reduce<G>(spread_sum, Sum{});
+    }
     if (lane == 0) {
-      const T s = m + log_of(sum);
       lse[row] = s;
-      const bool ignored = target[row] == ignore;
-      loss[row] = rowmath::cross_entropy_loss(s, ignored ? T(0) : x[offset + target[row]], ignored);
+      if (ignored || (!w && spread == T(0))) {
+        loss[row] = rowmath::cross_entropy_loss(s, ignored ? T(0) : x[offset + target[row]], ignored);
+      } else {
+        loss[row] = rowmath::smoothed_cross_entropy_loss(s, x[offset + target[row]], w ? w[target[row]] : T(1),
+                                                         on_target, spread, spread_sum);
+      }
     }
   }
 };
@@ -534,15 +554,27 @@ template <typename T, typename I>
 struct SoftmaxCrossEntropyBackwardBody {
   const T *x, *lse, *dloss, *dlse;
   const I* target;
+  const T* w;  // class weights, or null
   T* dx;
   int64_t ignore;
+  T on_target, spread;
 
   template <int G>
   __device__ void run(int64_t row, int64_t offset, int64_t, int lane, const Lines& l) const {
     const int64_t t = target[row];
-    const T dl = t == ignore ? T(0) : dloss[row], weight = dl + dlse[row], shift = lse[row];
+    const bool kept = t != ignore;
+    const T dl = kept ? dloss[row] : T(0), target_weight = kept && w ? w[t] : T(1), shift = lse[row];
+    T total = static_cast<T>(l.n);  // the weights' sum, where e > 0 (uniform over the group)
+    if (w && spread != T(0)) {
+      T partial = 0;
+      for (int64_t i = lane; i < l.n; i += G) partial += w[i];
+      total = group_reduce<G>(partial, Sum{});
+    }
+    const T weight = dlse[row] + dl * rowmath::smoothed_cross_entropy_scale(target_weight, on_target, spread, total);
+    const T dl_spread = dl * spread, dl_target = dl * on_target * target_weight;
     for (int64_t i = lane; i < l.n; i += G) {
-      dx[offset + i] = rowmath::cross_entropy_dx(exp_of(x[offset + i] - shift), weight, i == t ? dl : T(0));
+      const T here = dl_spread * (w ? w[i] : T(1)) + (i == t ? dl_target : T(0));
+      dx[offset + i] = rowmath::cross_entropy_dx(exp_of(x[offset + i] - shift), weight, here);
     }
   }
 };
@@ -558,10 +590,10 @@ std::vector<Tensor> softmax_cross_entropy(const std::vector<Tensor>& in, const K
     check_indices("cross_entropy", target, rows, classes, "target", mem, ignore);
     visit_floating(logits.dtype(), [&](auto v) {
       using T = decltype(v);
-      launch_lines("softmax_cross_entropy",
-                   SoftmaxCrossEntropyBody<T, I>{logits.data_as<T>(), target, loss.data_as<T>(), lse.data_as<T>(),
-                                                 ignore},
-                   Lines{rows, classes, 1, 0});
+      SoftmaxCrossEntropyBody<T, I> body{logits.data_as<T>(), target, in.size() > 2 ? in[2].data_as<T>() : nullptr,
+                                         loss.data_as<T>(),   lse.data_as<T>(), ignore, T(1), T(0)};
+      smoothing_of(ctx.attrs, classes, body.on_target, body.spread);
+      launch_lines("softmax_cross_entropy", body, Lines{rows, classes, 1, 0});
     });
   });
   return {loss, lse};
@@ -575,11 +607,18 @@ std::vector<Tensor> softmax_cross_entropy_backward(const std::vector<Tensor>& in
     using I = decltype(iv);
     visit_floating(logits.dtype(), [&](auto v) {
       using T = decltype(v);
-      launch_lines("softmax_cross_entropy_backward",
-                   SoftmaxCrossEntropyBackwardBody<T, I>{logits.data_as<T>(), in[2].data_as<T>(), in[3].data_as<T>(),
-                                                         in[4].data_as<T>(), in[1].data_as<I>(), dx.data_as<T>(),
-                                                         ignore_index_of(ctx.attrs)},
-                   Lines{rows, classes, 1, 0});
+      SoftmaxCrossEntropyBackwardBody<T, I> body{logits.data_as<T>(),
+                                                 in[2].data_as<T>(),
+                                                 in[3].data_as<T>(),
+                                                 in[4].data_as<T>(),
+                                                 in[1].data_as<I>(),
+                                                 in.size() > 5 ? in[5].data_as<T>() : nullptr,
+                                                 dx.data_as<T>(),
+                                                 ignore_index_of(ctx.attrs),
+                                                 T(1),
+                                                 T(0)};
+      smoothing_of(ctx.attrs, classes, body.on_target, body.spread);
+      launch_lines("softmax_cross_entropy_backward", body, Lines{rows, classes, 1, 0});
     });
   });
   return {dx};

@@ -3,14 +3,14 @@ on a height of 1): the transposed convolution is the convolution's input gradien
 conv2d_backward_data or conv3d_backward_data, meshflow/ops/conv.cc) for the output size
 (H - 1) * stride - 2 * padding + dilation * (kernel - 1) + output_padding + 1 of each spatial
 dim. Its gradients are that op's own (the convolution for the input, the weight gradient op
-for the weight), differentiable again. The bias is an add. On global tensors the ops' SBP signatures apply (a batch
-split stays split)."""
+for the weight), differentiable again. The bias is that op's own input on local tensors (added
+as one pass over the output), else an add. On global tensors the ops' SBP signatures apply (a
+batch split stays split)."""
 import math
 
 from .. import _C, _dtype
 from .._autocast import autocast_dtype
-from .._tensor import Tensor, _impl_of, apply
-from ._functional_conv import _batched, _ints, _single
+from ._functional_conv import _batched, _ints, _single, _with_bias
 from .modules import Module, Parameter, _redraw, _reset_if_overridden, _uniform
 
 __all__ = ["conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "ConvTranspose1d", "ConvTranspose2d",
@@ -56,9 +56,8 @@ def _conv_transpose(op, dims, input, weight, bias, stride, padding, output_paddi
         x, weight = [t.to(low) if t.dtype in (_dtype.float32, _dtype.float16, _dtype.bfloat16) else t
                      for t in (x, weight)]
     # The convolution's data gradient, whose own gradient (ops/conv.cc) is this one's.
-    y = apply(f"conv{dims}d_backward_data", [x, weight], dict(attrs, input_size=size))[0]
-    if bias is not None:
-        y = Tensor(_C.add_bias(_impl_of("bias", y), _impl_of("bias", bias.reshape([1, -1] + [1] * dims))))
+    y = _with_bias(f"conv{dims}d_backward_data", dims, [x, weight], dict(attrs, input_size=size), bias,
+                   weight.shape[1] * groups)
     # torch's one ConvolutionBackward0 (an unbatched input's ends in its squeeze, as here)
     return y.squeeze(0) if unbatched else _C.grad_fn_as(y, "ConvolutionBackward0", input, weight, bias)
 

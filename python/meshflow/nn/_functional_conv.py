@@ -5,11 +5,12 @@ meshflow.nn.functional.
 
 conv2d/3d, the pooling ops and pad are ops of their own (meshflow/ops/conv.cc and pool.cc: CPU
 and CUDA kernels, SBP signatures, gradients); the 1-d forms are the 2-d ones on a height of 1,
-and the bias is an add. batch_norm with the batch's statistics is the op batch_norm
-(meshflow/ops/batch_norm.cc) where each rank holds whole channels; over a batch split across
-data-parallel ranks it is composed of reductions and elementwise ops, whose statistics are
-reduced over the logical tensor: synchronized (equal to one device) without a special op. The
-other normalizations are such compositions.
+and the bias is the op's own input on local tensors (the oneDNN primitive's bias), else an
+add. batch_norm with the batch's statistics is the op batch_norm (meshflow/ops/batch_norm.cc)
+where each rank holds whole channels; over a batch split across data-parallel ranks it is
+composed of reductions and elementwise ops, whose statistics are reduced over the logical
+tensor: synchronized (equal to one device) without a special op. The other normalizations are
+such compositions.
 """
 import math
 import numbers
@@ -17,7 +18,7 @@ import numbers
 from .. import _C
 from .. import sbp as _sbp
 from .._tensor import Tensor, _impl_of, _in_layout_of, apply, no_grad
-from .._autocast import halves_in_float32 as _halves_in_float32
+from .._autocast import autocast_dtype, halves_in_float32 as _halves_in_float32
 from .._ops_reduce import mean
 
 __all__ = ["conv1d", "conv2d", "conv3d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
@@ -86,6 +87,21 @@ def _conv_padding(op, padding, weight_size, dilation, stride):
 _KERNEL_LAYOUT = {2: "[C_out, C_in / groups, kH, kW]", 3: "[C_out, C_in / groups, kD, kH, kW]"}
 
 
+def _with_bias(op, dims, inputs, attrs, bias, channels):
+    """The convolution op on inputs (x and the weight) plus the bias [channels] per output
+    channel: the op's own bias input where the op takes it as given (local tensors of one dtype
+    and device, outside autocast), else the op and an add of the bias."""
+    x = inputs[0]
+    if (bias is not None and not x.is_global and not bias.is_global and autocast_dtype() is None
+            and tuple(bias.shape) == (channels,) and bias.dtype == x.dtype == inputs[1].dtype
+            and bias.device == x.device):
+        return apply(op, inputs + [bias], attrs)[0]
+    y = apply(op, inputs, attrs)[0]
+    if bias is None:
+        return y
+    return Tensor(_C.add_bias(_impl_of("bias", y), _impl_of("bias", bias.reshape([1, -1] + [1] * dims))))
+
+
 def _conv(op, dims, input, weight, bias, stride, padding, dilation, groups):
     """The op conv2d or conv3d (dims 2 or 3) on a batched or unbatched input, plus the bias."""
     x, unbatched = _batched(op, input, dims + 2)
@@ -95,9 +111,7 @@ def _conv(op, dims, input, weight, bias, stride, padding, dilation, groups):
                          f"{_KERNEL_LAYOUT[dims]}")
     begin, end = _conv_padding(op, padding, list(weight.shape[2:]), dilation, stride)
     attrs = {"stride": stride, "pad_begin": begin, "pad_end": end, "dilation": dilation, "groups": int(groups)}
-    y = apply(op, [x, weight], attrs)[0]
-    if bias is not None:
-        y = Tensor(_C.add_bias(_impl_of("bias", y), _impl_of("bias", bias.reshape([1, -1] + [1] * dims))))
+    y = _with_bias(op, dims, [x, weight], attrs, bias, weight.shape[0])
     # torch's one ConvolutionBackward0 (an unbatched input's ends in its squeeze, as here)
     return y.squeeze(0) if unbatched else _C.grad_fn_as(y, "ConvolutionBackward0", input, weight, bias)
 

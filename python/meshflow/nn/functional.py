@@ -66,8 +66,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
 
     With the defaults (logits [N, C], mean, no weight, no smoothing, ignore_index -100) it is
     the C++ composition whose logits split on the class dim (vocabulary parallelism) are never
-    gathered: only per-row statistics cross ranks. Otherwise it is log_softmax then nll_loss,
-    as torch defines it. A float target holds class probabilities."""
+    gathered: only per-row statistics cross ranks. Otherwise, on local tensors, the op
+    softmax_cross_entropy with the weight, ignore_index and label_smoothing (one pass over the
+    logits each way) and the reduction; on global ones log_softmax then nll_loss, as torch
+    defines it. A float target holds class probabilities."""
     reduction = legacy_reduction(size_average, reduce, reduction)
     logits, classes = _impl_of("cross_entropy", input), _impl_of("cross_entropy", target)
     if target.dtype.name.startswith(("float", "bfloat")):
@@ -78,6 +80,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(f"[cross_entropy] label_smoothing {label_smoothing}; expected a value in [0, 1]")
     input, target, shape = _class_rows("cross_entropy", input, target)
+    if not input.is_global:
+        return _fused_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, shape)
     logp = log_softmax(input, -1)
     nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
     if not label_smoothing:
@@ -92,6 +96,29 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         smooth = _reduce(smooth, reduction, "cross_entropy")
     loss = nll * (1.0 - label_smoothing) + smooth * (label_smoothing / input.shape[-1])
     return loss.reshape(shape) if reduction == "none" else loss
+
+
+def _fused_cross_entropy(input, target, weight, ignore_index, reduction, label_smoothing, shape):
+    """cross_entropy of rows [M, C] and targets [M] as the op softmax_cross_entropy, then the
+    reduction: 'mean' divides by the weights of the targets counted, as torch."""
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"[cross_entropy] reduction {reduction!r}; expected 'mean', 'sum' or 'none'")
+    inputs = [input, target]
+    if weight is not None:
+        inputs.append(weight if weight.dtype == input.dtype else weight.to(input.dtype))
+    loss = apply("softmax_cross_entropy", inputs,
+                 {"ignore_index": int(ignore_index), "label_smoothing": float(label_smoothing)})[0]
+    if reduction == "mean":
+        kept = target != ignore_index
+        counted = kept.to(input.dtype)
+        if weight is not None:
+            counted = counted * embedding(where(kept, target, 0), inputs[2].unsqueeze(1)).squeeze(1)
+        loss = loss.sum() / counted.sum()
+    elif reduction == "sum":
+        loss = loss.sum()
+    else:
+        loss = loss.reshape(shape)
+    return _C.grad_fn_as(loss, "AddBackward0" if label_smoothing else "NllLossBackward0", input, target, weight)
 
 
 def _class_rows(op, input, target):
