@@ -134,6 +134,21 @@ Tensor from_numpy(py::array array, bool share) {
   });
 }
 
+// A row-major array of `dtype`, `item_bytes` an element, over `data` (`base` keeping it), or a
+// new one where data is null. The strides are given: left out, pybind11 (2.10) derives them
+// from the dtype's itemsize, read at NumPy 1's offset of the field, which NumPy 2 moved
+// (torch's environments carry NumPy 2): strides of 0 there, every element reading the first.
+py::array row_major_array(const py::dtype& dtype, size_t item_bytes, const Shape& dims, const void* data = nullptr,
+                          py::handle base = py::handle()) {
+  std::vector<py::ssize_t> shape(dims.begin(), dims.end()), strides(dims.size());
+  py::ssize_t stride = static_cast<py::ssize_t>(item_bytes);
+  for (size_t i = dims.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= shape[i];
+  }
+  return py::array(dtype, std::move(shape), std::move(strides), data, base);
+}
+
 // The tensor's value as an array, once the instructions making it have run (waited for without
 // the GIL; raises the error of the one that failed). With `share` (Tensor.numpy()), an array
 // over the memory of a tensor in host memory, which both then read and write (the array's
@@ -141,7 +156,6 @@ Tensor from_numpy(py::array array, bool share) {
 // bfloat16 (NumPy has none), for a channels-last tensor (row-major in NumPy) and without
 // `share` (meshflow's own reads).
 py::array to_numpy(const Tensor& on_device, bool share) {
-  std::vector<py::ssize_t> shape(on_device.shape().begin(), on_device.shape().end());
   if (share && &on_device.memory() == &host_memory() && on_device.dtype() != DType::kBFloat16 &&
       on_device.format() == MemoryFormat::kContiguous) {
     {
@@ -150,7 +164,8 @@ py::array to_numpy(const Tensor& on_device, bool share) {
     }
     auto* keep = new std::shared_ptr<void>(on_device.storage());
     py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
-    return py::array(numpy_dtype(on_device.dtype()), shape, on_device.data(), base);
+    return row_major_array(numpy_dtype(on_device.dtype()), dtype_size(on_device.dtype()), on_device.shape(),
+                           on_device.data(), base);
   }
   Tensor t = on_device;
   {
@@ -160,13 +175,13 @@ py::array to_numpy(const Tensor& on_device, bool share) {
     t = in_format(t, MemoryFormat::kContiguous);
   }
   if (t.dtype() == DType::kBFloat16) {  // NumPy has no bfloat16: its values as float32 (exact)
-    py::array_t<float> out(shape);
+    py::array_t<float> out(std::vector<py::ssize_t>(t.shape().begin(), t.shape().end()));
     const bfloat16* in = t.data_as<bfloat16>();
     float* o = out.mutable_data();
     for (int64_t i = 0; i < t.numel(); ++i) o[i] = to_float(in[i]);
     return std::move(out);
   }
-  py::array out(numpy_dtype(t.dtype()), shape);
+  py::array out = row_major_array(numpy_dtype(t.dtype()), dtype_size(t.dtype()), t.shape());
   std::memcpy(out.mutable_data(), t.data(), t.nbytes());
   return out;
 }
@@ -365,8 +380,7 @@ void bind_values(py::module_& m) {
         }
         auto* keep = new std::shared_ptr<void>(t.storage());
         py::capsule base(keep, [](void* p) { delete static_cast<std::shared_ptr<void>*>(p); });
-        std::vector<py::ssize_t> shape(t.shape().begin(), t.shape().end());
-        return py::array(py::dtype::of<uint16_t>(), shape, t.data(), base);
+        return row_major_array(py::dtype::of<uint16_t>(), sizeof(uint16_t), t.shape(), t.data(), base);
       })
       .def_static("from_bits", [](py::array_t<uint16_t, py::array::c_style | py::array::forcecast> bits) {
         const TensorMeta meta{Shape(bits.shape(), bits.shape() + bits.ndim()), DType::kBFloat16};

@@ -52,6 +52,19 @@ def test_numpy_shares_the_tensor_memory():
     assert t.numpy()[1, 2] == 7
 
 
+def test_numpy_arrays_are_row_major_in_bytes_of_their_dtype():
+    # The strides are meshflow's, not derived from the dtype's itemsize by pybind11, which reads
+    # it at NumPy 1's offset: under NumPy 2 every element read the first.
+    for dtype in (mf.float32, mf.float64, mf.float16, mf.int64, mf.int32, mf.int16, mf.int8, mf.uint8, mf.bool,
+                  mf.complex64, mf.bfloat16):
+        t = (mf.arange(24).reshape(2, 3, 4) % 5).to(dtype)
+        for array in (t.numpy(), t._numpy()):
+            assert array.strides == (12 * array.itemsize, 4 * array.itemsize, array.itemsize)
+            np.testing.assert_array_equal(array, (np.arange(24).reshape(2, 3, 4) % 5).astype(array.dtype))
+    bits = mf.ones(2, 3, dtype=mf.bfloat16)._impl.local_tensor.bits()  # what checkpoints save
+    assert bits.strides == (6, 2) and (bits == 0x3F80).all()
+
+
 def test_from_numpy_shares_the_array():
     array = np.zeros((2, 3), np.int64)
     t = mf.from_numpy(array)
