@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -215,20 +216,29 @@ MF_MULTIVERSIONED void backward_row(int64_t n, const T* ws, const T* dws, const 
   }
 }
 
-// w [rows, cols] transposed, [cols, rows], in tiles that stay in the cache.
+// op(w) [k, n] (w [n, k] when tw) as the right operand of each step's product a @ op(w):
+// laid out once for all steps (gemm.h's PackedOperand), where a single step (a cell's call)
+// reads w as it is, once: a copy would cost more than its faster reads.
 template <typename T>
-std::vector<T> transposed(const T* w, int64_t rows, int64_t cols) {
-  constexpr int64_t kTile = 32;
-  std::vector<T> t(static_cast<size_t>(rows * cols));
-  for (int64_t i0 = 0; i0 < rows; i0 += kTile) {
-    for (int64_t j0 = 0; j0 < cols; j0 += kTile) {
-      for (int64_t i = i0; i < std::min(rows, i0 + kTile); ++i) {
-        for (int64_t j = j0; j < std::min(cols, j0 + kTile); ++j) t[j * rows + i] = w[i * cols + j];
-      }
+class StepProduct {
+ public:
+  StepProduct(const Scan& s, bool tw, int64_t k, int64_t n, const T* w) : tw_(tw), k_(k), n_(n), w_(w) {
+    if (s.steps() > 1) packed_.emplace(tw, k, n, w);
+  }
+  void operator()(int64_t m, const T* a, int64_t lda, T* c) const {
+    if (packed_) {
+      packed_->multiply(m, a, lda, c);
+    } else {
+      kernel::gemm(false, tw_, m, n_, k_, a, lda, w_, c);
     }
   }
-  return t;
-}
+
+ private:
+  bool tw_;
+  int64_t k_, n_;
+  const T* w_;
+  std::optional<kernel::PackedOperand<T>> packed_;
+};
 
 // The batch's rows are independent along the whole scan: the team's threads each run every
 // step for a share of them (Share), a product of its rows and its gates pass a step, with no
@@ -266,18 +276,12 @@ void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* 
   std::copy(h0, h0 + s.batch * n, h_n);
   if (lstm) std::copy(c0, c0 + s.batch * n, c_n);
   std::vector<T> hp(static_cast<size_t>(s.batch * gh));
-  // W_hh^T made once, so that every step's product reads its operand untransposed: oneDNN's
-  // sgemm reads a transposed one much slower when the batch is a few rows and W_hh outgrows
-  // the cache (about 2x on an LSTM of 400). A single step (a cell's call) reads W_hh once:
-  // the copy would cost more than the slower read.
-  const bool once = s.steps() == 1;
-  const std::vector<T> w_t = once ? std::vector<T>() : transposed(w, gh, n);
+  const StepProduct<T> product(s, true, n, gh, w);  // h W_hh^T
   for_each_share<T>(s, [&](Share share) {
     for (int64_t k = 0; k < s.steps(); ++k) {
       const int64_t t = s.step(k), rows = share.rows(s, t);
       if (rows == 0) continue;
-      kernel::gemm(false, once, rows, gh, n, h_n + share.begin * n, once ? w : w_t.data(),
-                   hp.data() + share.begin * gh);
+      product(rows, h_n + share.begin * n, n, hp.data() + share.begin * gh);
       for (int64_t r = share.begin; r < share.begin + rows; ++r) {
         const int64_t row = s.row(t, r);
         forward_row<mode, T>(n, x + row * gh, hp.data() + r * gh, b, ws + row * width, h_n + r * n,
@@ -359,7 +363,7 @@ struct BackwardBuffers {
 
 // Step t's backward for a share of the batch's rows.
 template <int64_t mode, typename T>
-void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* h0, const T* c0, const T* y,
+void backward_step(const Scan& s, int64_t t, Share share, const StepProduct<T>& product, const T* h0, const T* c0, const T* y,
                    const T* ws, const T* dy, const T* dws, BackwardBuffers<T>& buf) {
   constexpr bool lstm = mode == rnn::kLstm, gru = mode == rnn::kGru;
   const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
@@ -382,7 +386,7 @@ void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* h
   }
   // dh_prev = dhp W_hh (+ GRU's direct term) for the step's rows; later rows pass through.
   T* dh = buf.dh + share.begin * n;
-  kernel::gemm(false, false, rows, n, gh, dhp + s.row(t, share.begin) * gh, s.row_stride() * gh, w, dh);
+  product(rows, dhp + s.row(t, share.begin) * gh, s.row_stride() * gh, dh);
   if constexpr (gru) {
     const T* direct = buf.direct.data() + share.begin * n;
     for (int64_t i = 0; i < rows * n; ++i) dh[i] += direct[i];
@@ -400,8 +404,11 @@ void scan_backward(const Scan& s, const T* w, const T* h0, const T* c0, const T*
   buf.direct.resize(static_cast<size_t>(s.batch * n));
   const int64_t parts = share_count<T>(s);
   if (buf.db) buf.db_parts.assign(static_cast<size_t>(parts * gh), T(0));
+  const StepProduct<T> product(s, false, gh, n, w);  // dhp W_hh
   for_each_share<T>(s, [&](Share share) {
-    for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), share, w, h0, c0, y, ws, dy, dws, buf);
+    for (int64_t k = s.steps() - 1; k >= 0; --k) {
+      backward_step<mode>(s, s.step(k), share, product, h0, c0, y, ws, dy, dws, buf);
+    }
   });
   const T* dhp = mode == rnn::kGru ? buf.dhp.data() : buf.dx;
   kernel::gemm(true, false, gh, n, rows, dhp, buf.h_prev.data(), buf.dw);
