@@ -35,6 +35,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "meshflow/core/allocator.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/gemm.h"
 #include "meshflow/ops/kernel_util.h"
@@ -533,7 +534,8 @@ dnnl::matmul::desc packed_desc(int64_t m, const dnnl::memory::desc& b, int64_t n
 template <typename T>
 struct kernel::PackedOperand<T>::Blocked {
   dnnl::memory::desc desc;
-  dnnl::memory data;  // owns the blocked copy
+  std::shared_ptr<void> block;  // the blocked copy, a cached block (core/allocator.h): no fresh pages per scan
+  dnnl::memory data;            // over block
 };
 
 template <typename T>
@@ -551,7 +553,8 @@ kernel::PackedOperand<T>::PackedOperand(bool tb, int64_t k, int64_t n, const T* 
       if (e.status != dnnl_unimplemented) throw;
     }
     if (!blocked.is_zero() && blocked != memory::desc({k, n}, memory::data_type::f32, memory::dims{n, 1})) {
-      blocked_ = std::make_unique<Blocked>(Blocked{blocked, memory(blocked, dnnl_engine())});
+      std::shared_ptr<void> block = allocate_host(blocked.get_size());
+      blocked_ = std::make_unique<Blocked>(Blocked{blocked, block, memory(blocked, dnnl_engine(), block.get())});
       thread_local dnnl::stream stream(dnnl_engine());
       memory source(plain, dnnl_engine(), const_cast<float*>(b));
       dnnl::reorder(source, blocked_->data).execute(stream, source, blocked_->data);
