@@ -582,20 +582,12 @@ template <typename T>
 kernel::PackedOperand<T>::~PackedOperand() = default;
 
 template <typename T>
-void kernel::PackedOperand<T>::multiply(int64_t m, const T* a, int64_t lda, T* c) const {
+void kernel::PackedOperand<T>::multiply(int64_t m, const T* a, T* c) const {
   using dnnl::memory;
   if constexpr (std::is_same_v<T, float>) {
     if (blocked_ && m > 0) {
       thread_local std::map<std::tuple<int64_t, int64_t, int64_t>, PackedProduct> products;
       thread_local dnnl::stream stream(dnnl_engine());
-      thread_local std::vector<float> rows;
-      if (lda != k_) {
-        // oneDNN's blocked products take a's rows back to back (strided ones only on its
-        // scalar reference kernel, 100x slower): copied, a few rows still in the cache.
-        rows.resize(static_cast<size_t>(m * k_));
-        for (int64_t i = 0; i < m; ++i) std::copy(a + i * lda, a + i * lda + k_, rows.data() + i * k_);
-        a = rows.data();
-      }
       const auto key = std::make_tuple(m, k_, n_);
       auto it = products.find(key);
       if (it == products.end() || it->second.b != blocked_->desc) {
@@ -604,7 +596,8 @@ void kernel::PackedOperand<T>::multiply(int64_t m, const T* a, int64_t lda, T* c
         q.b = blocked_->desc;
         try {
           const dnnl::matmul::primitive_desc pd(packed_desc(m, q.b, n_, &q.a, &q.c), dnnl_engine());
-          // Its scalar reference kernel reads any layout, far slower than sgemm.
+          // Its scalar reference kernel reads any layout (strided rows, which its blocked
+          // kernels do not take), 100x slower than sgemm.
           if (std::string(pd.impl_info_str()).rfind("ref", 0) != 0) q.primitive = dnnl::matmul(pd);
         } catch (const dnnl::error& e) {
           if (e.status != dnnl_unimplemented) throw;
@@ -621,7 +614,7 @@ void kernel::PackedOperand<T>::multiply(int64_t m, const T* a, int64_t lda, T* c
       }
     }
   }
-  mf::gemm<T>(false, tb_, m, n_, k_, a, lda, b_, c);
+  mf::gemm<T>(false, tb_, m, n_, k_, a, k_, b_, c);
 }
 
 template class kernel::PackedOperand<float>;
