@@ -28,13 +28,11 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "meshflow/core/allocator.h"
 #include "meshflow/ops/fast_math.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/gemm.h"
@@ -218,19 +216,6 @@ MF_MULTIVERSIONED void backward_row(int64_t n, const T* ws, const T* dws, const 
   }
 }
 
-// A kernel's buffer of T's from the tensors' cached blocks (core/allocator.h): a scan's
-// buffers are megabytes, which std::vector took from fresh pages at each call, each page
-// zeroed by the kernel at its first write. Uninitialized.
-template <typename T>
-class Scratch {
- public:
-  void resize(int64_t count) { block_ = allocate_host(static_cast<size_t>(count) * sizeof(T)); }
-  T* data() const { return static_cast<T*>(block_.get()); }
-
- private:
-  std::shared_ptr<void> block_;
-};
-
 // The batch's rows are independent along the whole scan: the team's threads each run every
 // step for a share of them (Share), a product of its rows and its gates pass a step, with no
 // join between steps. Joining the team at each of a sequence's steps, for a product of a few
@@ -266,8 +251,7 @@ void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* 
   const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
   std::copy(h0, h0 + s.batch * n, h_n);
   if (lstm) std::copy(c0, c0 + s.batch * n, c_n);
-  Scratch<T> hp;
-  hp.resize(s.batch * gh);
+  std::vector<T> hp(static_cast<size_t>(s.batch * gh));
   // W_hh^T laid out once for all steps' products (gemm.h), where a single step (a cell's
   // call) reads W_hh as it is, once: the copy would cost more than its faster reads.
   std::optional<kernel::PackedOperand<T>> w_t;
@@ -359,7 +343,7 @@ std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const 
 template <typename T>
 struct BackwardBuffers {
   T *dx, *dh, *dc, *dw, *db;
-  Scratch<T> dhp, h_prev, direct, db_parts;
+  std::vector<T> dhp, h_prev, direct, db_parts;
 };
 
 // Step t's backward for a share of the batch's rows.
@@ -402,23 +386,20 @@ void scan_backward(const Scan& s, const T* w, const T* h0, const T* c0, const T*
   const int64_t n = s.hidden, gh = rnn::gates(mode) * n, rows = s.rows();
   std::copy(dh_n, dh_n + s.batch * n, buf.dh);
   if (dc_n) std::copy(dc_n, dc_n + s.batch * n, buf.dc);
-  if (mode == rnn::kGru) buf.dhp.resize(rows * gh);
-  buf.h_prev.resize(rows * n);
-  buf.direct.resize(s.batch * n);
+  if (mode == rnn::kGru) buf.dhp.resize(static_cast<size_t>(rows * gh));
+  buf.h_prev.resize(static_cast<size_t>(rows * n));
+  buf.direct.resize(static_cast<size_t>(s.batch * n));
   const int64_t parts = share_count<T>(s);
-  if (buf.db) {
-    buf.db_parts.resize(parts * gh);
-    std::fill(buf.db_parts.data(), buf.db_parts.data() + parts * gh, T(0));
-  }
+  if (buf.db) buf.db_parts.assign(static_cast<size_t>(parts * gh), T(0));
   for_each_share<T>(s, [&](Share share) {
     for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), share, w, h0, c0, y, ws, dy, dws, buf);
   });
   const T* dhp = mode == rnn::kGru ? buf.dhp.data() : buf.dx;
   kernel::gemm(true, false, gh, n, rows, dhp, buf.h_prev.data(), buf.dw);
   if (buf.db) {
-    std::copy(buf.db_parts.data(), buf.db_parts.data() + gh, buf.db);
+    std::copy(buf.db_parts.begin(), buf.db_parts.begin() + gh, buf.db);
     for (int64_t p = 1; p < parts; ++p) {
-      for (int64_t j = 0; j < gh; ++j) buf.db[j] += buf.db_parts.data()[p * gh + j];
+      for (int64_t j = 0; j < gh; ++j) buf.db[j] += buf.db_parts[p * gh + j];
     }
   }
 }
