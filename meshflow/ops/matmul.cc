@@ -557,6 +557,14 @@ kernel::PackedOperand<T>::PackedOperand(bool tb, int64_t k, int64_t n, const T* 
       blocked_ = std::make_unique<Blocked>(Blocked{blocked, block, memory(blocked, dnnl_engine(), block.get())});
       thread_local dnnl::stream stream(dnnl_engine());
       memory source(plain, dnnl_engine(), const_cast<float*>(b));
+      // On the calling thread alone: a team for a copy of a megabyte cost more in its join
+      // than it saved (an LSTM's scan of 12 steps twice as long at 2 threads on a busy
+      // machine, the join waiting a scheduler tick for a thread off its core).
+      struct OneThread {
+        int threads = omp_get_max_threads();
+        OneThread() { omp_set_num_threads(1); }
+        ~OneThread() { omp_set_num_threads(threads); }
+      } one_thread;
       dnnl::reorder(source, blocked_->data).execute(stream, source, blocked_->data);
       stream.wait();
       return;
