@@ -24,6 +24,7 @@
 #include <oneapi/dnnl/dnnl.h>
 
 #include <map>
+#include <string>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <tuple>
 #include <unordered_map>
@@ -34,6 +35,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "meshflow/core/allocator.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/gemm.h"
 #include "meshflow/ops/kernel_util.h"
@@ -497,6 +499,134 @@ void kernel::gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const doubl
                   double* c) {
   mf::gemm<double>(ta, tb, m, n, k, a, lda, b, c);
 }
+
+namespace {
+
+const dnnl::engine& dnnl_engine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+// PackedOperand's products for one m, k, n and lda, made once per thread (making one costs
+// as much as a few steps' products); empty where oneDNN has none for that blocked layout.
+struct PackedProduct {
+  dnnl::matmul primitive;
+  dnnl::memory::desc a, b, c;
+};
+
+// Shapes kept per thread before they are dropped: a packed sequence's steps shrink through
+// up to a batch's row counts, forward and backward.
+constexpr size_t kMaxPackedShapes = 256;
+
+// The product of m rows by b [k, n] (its layout b's), row-major a and c.
+dnnl::matmul::desc packed_desc(int64_t m, const dnnl::memory::desc& b, int64_t n, dnnl::memory::desc* a = nullptr,
+                               dnnl::memory::desc* c = nullptr) {
+  using dnnl::memory;
+  const memory::desc ad({m, b.dims()[0]}, memory::data_type::f32, memory::dims{b.dims()[0], 1});
+  const memory::desc cd({m, n}, memory::data_type::f32, memory::dims{n, 1});
+  if (a) *a = ad;
+  if (c) *c = cd;
+  return dnnl::matmul::desc(ad, b, cd);
+}
+
+}  // namespace
+
+template <typename T>
+struct kernel::PackedOperand<T>::Blocked {
+  dnnl::memory::desc desc;
+  std::shared_ptr<void> block;  // the blocked copy, a cached block (core/allocator.h): no fresh pages per scan
+  dnnl::memory data;            // over block
+};
+
+template <typename T>
+kernel::PackedOperand<T>::PackedOperand(bool tb, int64_t k, int64_t n, const T* b) : tb_(tb), k_(k), n_(n), b_(b) {
+  using dnnl::memory;
+  if (k == 0 || n == 0) return;
+  if constexpr (std::is_same_v<T, float>) {
+    const memory::desc plain({k, n}, memory::data_type::f32, tb ? memory::dims{1, k} : memory::dims{n, 1});
+    const memory::desc any({k, n}, memory::data_type::f32, memory::format_tag::any);
+    memory::desc blocked;
+    try {
+      // The layout does not depend on m (checked from 1 to 3000 rows); one row asks for it.
+      blocked = dnnl::matmul::primitive_desc(packed_desc(1, any, n), dnnl_engine()).weights_desc();
+    } catch (const dnnl::error& e) {
+      if (e.status != dnnl_unimplemented) throw;
+    }
+    if (!blocked.is_zero() && blocked != memory::desc({k, n}, memory::data_type::f32, memory::dims{n, 1})) {
+      std::shared_ptr<void> block = allocate_host(blocked.get_size());
+      blocked_ = std::make_unique<Blocked>(Blocked{blocked, block, memory(blocked, dnnl_engine(), block.get())});
+      thread_local dnnl::stream stream(dnnl_engine());
+      memory source(plain, dnnl_engine(), const_cast<float*>(b));
+      // On the calling thread alone: a team for a copy of a megabyte cost more in its join
+      // than it saved (an LSTM's scan of 12 steps twice as long at 2 threads on a busy
+      // machine, the join waiting a scheduler tick for a thread off its core).
+      struct OneThread {
+        int threads = omp_get_max_threads();
+        OneThread() { omp_set_num_threads(1); }
+        ~OneThread() { omp_set_num_threads(threads); }
+      } one_thread;
+      dnnl::reorder(source, blocked_->data).execute(stream, source, blocked_->data);
+      stream.wait();
+      return;
+    }
+  }
+  if (tb) {
+    // b [n, k] transposed in tiles that stay in the cache.
+    constexpr int64_t kTile = 32;
+    copy_.resize(static_cast<size_t>(k * n));
+    for (int64_t i0 = 0; i0 < n; i0 += kTile) {
+      for (int64_t j0 = 0; j0 < k; j0 += kTile) {
+        for (int64_t i = i0; i < std::min(n, i0 + kTile); ++i) {
+          for (int64_t j = j0; j < std::min(k, j0 + kTile); ++j) copy_[j * n + i] = b[i * k + j];
+        }
+      }
+    }
+    b_ = copy_.data();
+    tb_ = false;
+  }
+}
+
+template <typename T>
+kernel::PackedOperand<T>::~PackedOperand() = default;
+
+template <typename T>
+void kernel::PackedOperand<T>::multiply(int64_t m, const T* a, T* c) const {
+  using dnnl::memory;
+  if constexpr (std::is_same_v<T, float>) {
+    if (blocked_ && m > 0) {
+      thread_local std::map<std::tuple<int64_t, int64_t, int64_t>, PackedProduct> products;
+      thread_local dnnl::stream stream(dnnl_engine());
+      const auto key = std::make_tuple(m, k_, n_);
+      auto it = products.find(key);
+      if (it == products.end() || it->second.b != blocked_->desc) {
+        if (products.size() >= kMaxPackedShapes) products.clear();
+        PackedProduct q;
+        q.b = blocked_->desc;
+        try {
+          const dnnl::matmul::primitive_desc pd(packed_desc(m, q.b, n_, &q.a, &q.c), dnnl_engine());
+          // Its scalar reference kernel reads any layout (strided rows, which its blocked
+          // kernels do not take), 100x slower than sgemm.
+          if (std::string(pd.impl_info_str()).rfind("ref", 0) != 0) q.primitive = dnnl::matmul(pd);
+        } catch (const dnnl::error& e) {
+          if (e.status != dnnl_unimplemented) throw;
+        }
+        it = products.insert_or_assign(key, std::move(q)).first;
+      }
+      const PackedProduct& q = it->second;
+      if (q.primitive) {
+        q.primitive.execute(stream, {{DNNL_ARG_SRC, memory(q.a, dnnl_engine(), const_cast<float*>(a))},
+                                     {DNNL_ARG_WEIGHTS, blocked_->data},
+                                     {DNNL_ARG_DST, memory(q.c, dnnl_engine(), c)}});
+        stream.wait();
+        return;
+      }
+    }
+  }
+  mf::gemm<T>(false, tb_, m, n_, k_, a, k_, b_, c);
+}
+
+template class kernel::PackedOperand<float>;
+template class kernel::PackedOperand<double>;
 
 void register_matmul_ops(OpRegistry& r) {
   OpDef op = make_op(kName, infer, signatures, run);
