@@ -24,10 +24,9 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, in
 // ops/rnn.cc): c[m, n] = a[m, k] @ b at each call, for any m, a's rows back to back, with
 // b [k, n] (stored [n, k] when tb) laid out once for all of them. float32: reordered into
 // the blocked layout of oneDNN's matmul primitive, whose kernels read it faster than sgemm
-// reads b, which it packs again at every call (an LSTM's step [32, 256] x [256, 1024]
-// 1.15x, [64, 256] x [256, 1024] 1.27x, best single calls); where oneDNN keeps b row-major
-// on this CPU (no AVX-512), and for float64, a transposed b copied row-major once (sgemm read
-// a transposed operand of a few rows 2.3x slower on an LSTM of 400), else b itself. b must
+// reads b, which it packs again at every call; where oneDNN keeps b row-major on this CPU
+// (no AVX-512), and for float64, a transposed b copied row-major once (sgemm reads a
+// transposed operand of a few rows slowly), else b itself. b must
 // outlive this object (an m without a blocked kernel runs sgemm on it).
 // Construct outside a parallel region; multiply is thread-safe (each thread runs primitives
 // of its own, on its own stream, one thread each inside a team).

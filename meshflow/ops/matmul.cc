@@ -605,7 +605,7 @@ void kernel::PackedOperand<T>::multiply(int64_t m, const T* a, T* c) const {
         try {
           const dnnl::matmul::primitive_desc pd(packed_desc(m, q.b, n_, &q.a, &q.c), dnnl_engine());
           // Its scalar reference kernel reads any layout (strided rows, which its blocked
-          // kernels do not take), 100x slower than sgemm.
+          // kernels do not take), far slower than sgemm.
           if (std::string(pd.impl_info_str()).rfind("ref", 0) != 0) q.primitive = dnnl::matmul(pd);
         } catch (const dnnl::error& e) {
           if (e.status != dnnl_unimplemented) throw;
