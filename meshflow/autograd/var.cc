@@ -1114,6 +1114,79 @@ Var backward_seed(const Var& root, const Var& grad) {
   return seed;
 }
 
+// The gradients a node's backward takes: a zero for an output nothing reached, each
+// broadcast one full-shaped where the node or a hook needs it, then the node's hooks.
+std::vector<Var> gradients_into(const Node& node, std::vector<Var> grads) {
+  grads.resize(node.outputs.size());
+  for (size_t i = 0; i < grads.size(); ++i) {
+    if (!grads[i].defined() && differentiable(node.outputs[i].dtype)) grads[i] = zeros_for(node.outputs[i]);
+  }
+  if (!node.takes_broadcast_grads || !node.hooks.empty()) {
+    for (size_t i = 0; i < grads.size(); ++i) grads[i] = full_shaped(grads[i], node.outputs[i].shape);
+  }
+  for (const Node::Hook& hook : node.hooks) {
+    Var replaced = hook.fn(grads[hook.output]);
+    if (replaced.defined()) grads[hook.output] = std::move(replaced);
+  }
+  return grads;
+}
+
+// A node's backward, with torch's checks around it: not freed, its saved values unwritten,
+// one gradient per input, and under anomaly mode none NaN.
+std::vector<Var> run_backward(const Node& node, const std::vector<Var>& grads) {
+  if (!node.backward) {
+    throw OpError("backward() through " + node.name +
+                  " a second time: its saved values were freed (pass retain_graph=True the first time)");
+  }
+  check_saved_versions(node);
+  std::vector<Var> input_grads = node.backward(grads);
+  if (input_grads.size() != node.inputs.size()) {
+    throw std::logic_error("the gradient of " + node.name + " returned " + std::to_string(input_grads.size()) +
+                           " gradients for " + std::to_string(node.inputs.size()) + " inputs");
+  }
+  if (anomaly_mode) check_anomaly(node, input_grads);
+  return input_grads;
+}
+
+// A leaf's gradient is final when every edge into it has delivered; its contributions are
+// summed in the gradient's layout first, so it is converted (all-reduced) once.
+class LeafGradients {
+ public:
+  explicit LeafGradients(const std::unordered_map<Node*, int>& dependents) {
+    for (const auto& [node, count] : dependents) {
+      for (const Edge& e : node->inputs) {
+        if (e.leaf) ++uses_[e.leaf.get()];
+      }
+    }
+  }
+
+  // One edge's delivery into `leaf` (an undefined gradient: an integer path carried none).
+  void add(const std::shared_ptr<VarImpl>& leaf, const Var& grad, GradConversions& conversions) {
+    Var& sum = sums_[leaf.get()];
+    if (grad.defined()) {
+      if (!sum.defined()) in_order_.push_back(leaf);
+      sum = accumulate(sum, full_shaped(grad, VarAccess::wrap(leaf).shape()));
+    }
+    if (--uses_[leaf.get()] == 0 && sum.defined()) {
+      conversions.add(leaf, sum);
+      sums_.erase(leaf.get());
+    }
+  }
+
+  // Leaves some of whose edges carried no gradient are final once the pass ends.
+  void finish(GradConversions& conversions) {
+    for (const std::shared_ptr<VarImpl>& leaf : in_order_) {
+      auto it = sums_.find(leaf.get());
+      if (it != sums_.end()) conversions.add(leaf, it->second);
+    }
+  }
+
+ private:
+  std::unordered_map<VarImpl*, int> uses_;
+  std::unordered_map<VarImpl*, Var> sums_;
+  std::vector<std::shared_ptr<VarImpl>> in_order_;  // first contribution first
+};
+
 }  // namespace
 
 void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const {
@@ -1141,16 +1214,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
   const auto reached = [&](const Node* node) { return runs(node) || targets->nodes.count(node); };
   if (!reached(root)) return;
   std::unordered_map<Node*, int> dependents = count_dependents(root);
-  // A leaf's gradient is final when every edge into it has delivered; its contributions
-  // are summed in the gradient's layout first, so it is converted (all-reduced) once.
-  std::unordered_map<VarImpl*, int> leaf_uses;
-  for (const auto& [node, count] : dependents) {
-    for (const Edge& e : node->inputs) {
-      if (e.leaf) ++leaf_uses[e.leaf.get()];
-    }
-  }
-  std::unordered_map<VarImpl*, Var> leaf_sums;
-  std::vector<std::shared_ptr<VarImpl>> leaves_in_order;  // first contribution first
+  LeafGradients leaves(dependents);
   // While a graph is traced, conversions are recorded one by one (the graph compiler
   // places them); buckets would issue collectives directly. A create_graph backward records
   // each conversion as a differentiable call, which a bucket's fused collective is not.
@@ -1165,45 +1229,16 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
   while (!ready.empty()) {
     Node* node = ready.back();
     ready.pop_back();
-    std::vector<Var> grads = std::move(pending[node]);
+    const std::vector<Var> grads = gradients_into(*node, std::move(pending[node]));
     pending.erase(node);
-    grads.resize(node->outputs.size());
-    for (size_t i = 0; i < grads.size(); ++i) {
-      if (!grads[i].defined() && differentiable(node->outputs[i].dtype)) grads[i] = zeros_for(node->outputs[i]);
-    }
-    if (!node->takes_broadcast_grads || !node->hooks.empty()) {
-      for (size_t i = 0; i < grads.size(); ++i) grads[i] = full_shaped(grads[i], node->outputs[i].shape);
-    }
-    for (const Node::Hook& hook : node->hooks) {
-      Var replaced = hook.fn(grads[hook.output]);
-      if (replaced.defined()) grads[hook.output] = std::move(replaced);
-    }
     if (!runs(node)) continue;  // a target node that leads to no other target
     visited.push_back(node);
-    if (!node->backward) {
-      throw OpError("backward() through " + node->name +
-                    " a second time: its saved values were freed (pass retain_graph=True the first time)");
-    }
-    check_saved_versions(*node);
-    std::vector<Var> input_grads = node->backward(grads);
-    if (input_grads.size() != node->inputs.size()) {
-      throw std::logic_error("the gradient of " + node->name + " returned " + std::to_string(input_grads.size()) +
-                             " gradients for " + std::to_string(node->inputs.size()) + " inputs");
-    }
-    if (anomaly_mode) check_anomaly(*node, input_grads);
+    const std::vector<Var> input_grads = run_backward(*node, grads);
     for (size_t i = 0; i < node->inputs.size(); ++i) {
       const Edge& e = node->inputs[i];
       if (targets && !(e.leaf ? targets->leaves.count(e.leaf.get()) : e.node && reached(e.node.get()))) continue;
       if (e.leaf) {
-        Var& sum = leaf_sums[e.leaf.get()];
-        if (input_grads[i].defined()) {
-          if (!sum.defined()) leaves_in_order.push_back(e.leaf);
-          sum = accumulate(sum, full_shaped(input_grads[i], VarAccess::wrap(e.leaf).shape()));
-        }
-        if (--leaf_uses[e.leaf.get()] == 0 && sum.defined()) {
-          conversions.add(e.leaf, sum);
-          leaf_sums.erase(e.leaf.get());
-        }
+        leaves.add(e.leaf, input_grads[i], conversions);
       } else if (e.node) {
         std::vector<Var>& slot = pending[e.node.get()];
         slot.resize(e.node->outputs.size());
@@ -1215,11 +1250,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
       }
     }
   }
-  // Leaves some of whose edges carried no gradient (integer paths) are final now.
-  for (const std::shared_ptr<VarImpl>& leaf : leaves_in_order) {
-    auto it = leaf_sums.find(leaf.get());
-    if (it != leaf_sums.end()) conversions.add(leaf, it->second);
-  }
+  leaves.finish(conversions);
   conversions.flush();
   if (!retain_graph) {
     for (Node* node : visited) {
