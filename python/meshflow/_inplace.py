@@ -49,12 +49,15 @@ class _ViewKind:
     view writes in place (put is then unused); `strides(base_strides, base, view, *args,
     **kwargs)`: PyTorch's strides of the view given its base's (torch_strides), or None where
     they are not known (the view is then taken as dense); `detached`: a detach() view, through
-    which writes change values only, never the graph."""
-    __slots__ = ("raw", "put", "region", "detached", "strides")
+    which writes change values only, never the graph; `offset(base_strides, base, *args,
+    **kwargs)`: where the view's first element sits in PyTorch's storage of base, in base's
+    elements from base's first (default: a region's box corner, else 0)."""
+    __slots__ = ("raw", "put", "region", "detached", "strides", "offset")
 
-    def __init__(self, raw, put=None, detached=False, region=None, strides=None):
+    def __init__(self, raw, put=None, detached=False, region=None, strides=None, offset=None):
         self.raw, self.put, self.detached = raw, put or _reshape_back, detached
         self.region, self.strides = region, strides
+        self.offset = offset or (_no_offset if region is None else _box_offset(region))
 
 
 # _link(base, view, kind, args, kwargs): records `view` as a view of `base` made by `kind` with
@@ -449,9 +452,10 @@ def _reshape_back(base, value, *args, **kwargs):
     return _RAW["reshape"](value, *base.shape)
 
 
-def _viewing(raw, put=None, region=None, strides=None):
-    """Method `raw` recording its result as a view (see _ViewKind for put, region, strides)."""
-    kind = _ViewKind(raw, put, region=region, strides=strides)
+def _viewing(raw, put=None, region=None, strides=None, offset=None):
+    """Method `raw` recording its result as a view (see _ViewKind for put, region, strides,
+    offset)."""
+    kind = _ViewKind(raw, put, region=region, strides=strides, offset=offset)
 
     def method(self, *args, **kwargs):
         out = raw(self, *args, **kwargs)
@@ -552,6 +556,34 @@ def _indexed_strides(base_strides, base, index):
     return tuple(out + strides[d:])
 
 
+def _no_offset(base_strides, base, *args, **kwargs):
+    return 0
+
+
+def _box_offset(region):
+    """The offset of base[index]'s first element for a kind whose region(base, ...) is that
+    basic index: ints and slices' starts along their dims' strides."""
+    def offset(base_strides, base, *args, **kwargs):
+        index = region(base, *args, **kwargs)
+        items = index if isinstance(index, tuple) else (index,)
+        shape = base._impl.shape
+        used = builtins.sum(1 for item in items if item is not None and item is not Ellipsis)
+        total, d = 0, 0
+        for item in items:
+            if item is Ellipsis:
+                d += len(shape) - used
+            elif isinstance(item, slice):
+                total += item.indices(shape[d])[0] * base_strides[d] if shape[d] else 0
+                d += 1
+            elif isinstance(item, int) and not isinstance(item, bool):
+                total += (item % shape[d]) * base_strides[d]
+                d += 1
+            elif item is not None:
+                return 0
+        return total
+    return offset
+
+
 def _reshaped_strides(base_strides, base, view, *args, **kwargs):
     return _viewed_strides(base._impl.shape, base_strides, view._impl.shape)
 
@@ -572,6 +604,10 @@ def _diagonal_strides(base_strides, base, view, offset=0, dim1=0, dim2=1):
     dim1, dim2 = dim1 % base.ndim, dim2 % base.ndim
     return tuple(st for d, st in enumerate(base_strides) if d not in (dim1, dim2)) + (
         base_strides[dim1] + base_strides[dim2],)
+
+
+def _diagonal_offset(base_strides, base, offset=0, dim1=0, dim2=1):
+    return offset * base_strides[dim2 % base.ndim] if offset >= 0 else -offset * base_strides[dim1 % base.ndim]
 
 
 def _detached_strides(base_strides, base, view):
@@ -714,8 +750,15 @@ def reshape_view_in_place(t, name, args, kwargs):
         inner_strides = inner.strides(base_strides, b, kept, *inner_args, **inner_kwargs)
         return None if inner_strides is None else outer.strides(inner_strides, kept, view, *outer_args, **outer_kwargs)
 
+    def offset(base_strides, b):
+        kept = middle(b)
+        inner_strides = None if inner.strides is None else inner.strides(base_strides, b, kept, *inner_args,
+                                                                         **inner_kwargs)
+        return inner.offset(base_strides, b, *inner_args, **inner_kwargs) + outer.offset(
+            inner_strides or _dense_strides(kept._impl.shape), kept, *outer_args, **outer_kwargs)
+
     t._impl.assign(new._impl)
-    t._view = (base, _ViewKind(raw, put, detached=inner.detached, strides=strides), (), _NO_KWARGS)
+    t._view = (base, _ViewKind(raw, put, detached=inner.detached, strides=strides, offset=offset), (), _NO_KWARGS)
     return t
 
 
@@ -852,6 +895,76 @@ def _base(self):
     return base
 
 
+# ---------------------------------------------------------------------------------------------
+# Storage identity as PyTorch's: data_ptr(), storage_offset(), untyped_storage(). meshflow's
+# tensors are dense values that in-place writes replace, so no memory address is stable; a
+# tensor that is no view is given an address range of its own when first asked (never
+# reused, so two live tensors never share one), and a view sits in its base's range where
+# torch's view sits in its base's storage. The addresses are for comparing, not for reading.
+
+_next_address = [1 << 40]
+
+
+def _root_address(t):
+    address = getattr(t, "_address", None)
+    if address is None:
+        address = t._address = _next_address[0]
+        _next_address[0] += builtins.max(1 << 32, (t.numel() * t.element_size() + 4095) // 4096 * 4096)
+    return address
+
+
+def _storage_place(t):
+    """(the tensor that is no view whose storage t reads, t's first element's byte offset in it)."""
+    chain = []
+    while (record := getattr(t, "_view", None) if _weakref_count(t) else None) is not None:
+        chain.append(record)
+        t = record[_BASE]
+    offset = 0
+    for base, kind, args, kwargs in reversed(chain):
+        strides = torch_strides(base) or _dense_strides(base._impl.shape)
+        offset += kind.offset(strides, base, *args, **kwargs) * base.element_size()
+    return t, offset
+
+
+def data_ptr(self):
+    """The address of self's first element, as an integer: equal for tensors that share
+    storage as torch's do (views, tied parameters, .data, detach()), apart by
+    storage_offset() * element_size() within one; no pointer to read through."""
+    root, offset = _storage_place(self)
+    return _root_address(root) + offset
+
+
+def storage_offset(self):
+    """Where self's first element sits in its storage, in elements (torch's: a view's offset
+    into its base's, 0 for a tensor that is no view)."""
+    return _storage_place(self)[1] // self.element_size()
+
+
+class UntypedStorage:
+    """torch's Tensor.untyped_storage() as far as identity goes: data_ptr(), nbytes(), size(),
+    len(), device; storages of tensors that share one compare equal by data_ptr()."""
+    __slots__ = ("_root",)
+
+    def __init__(self, root):
+        self._root = root
+
+    def data_ptr(self):
+        return _root_address(self._root)
+
+    def nbytes(self):
+        return self._root.numel() * self._root.element_size()
+
+    size = nbytes
+    __len__ = nbytes
+
+    @property
+    def device(self):
+        return self._root.device
+
+
+Tensor.data_ptr = data_ptr
+Tensor.storage_offset = storage_offset
+Tensor.untyped_storage = lambda self: UntypedStorage(_storage_place(self)[0])
 Tensor._base = property(_base)
 Tensor._is_view = lambda self: _base(self) is not None
 Tensor.permute = _viewing(Tensor.permute, _permute_back, strides=_permuted_strides)
@@ -863,7 +976,7 @@ Tensor.t = functools.update_wrapper(_C.view_method("t", Tensor.transpose.view_ki
 Tensor.expand = _viewing(Tensor.expand, _not_writable, strides=_expanded_strides)
 Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable, strides=_expanded_strides)
 Tensor.narrow = _viewing(Tensor.narrow, region=_narrow_region, strides=_box_strides(_narrow_region))
-Tensor.diagonal = _viewing(Tensor.diagonal, _diagonal_back, strides=_diagonal_strides)
+Tensor.diagonal = _viewing(Tensor.diagonal, _diagonal_back, strides=_diagonal_strides, offset=_diagonal_offset)
 Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](value, *reversed(range(value.ndim))),
                              strides=lambda base_strides, base, view: tuple(reversed(base_strides))))
 _raw_getitem = Tensor.__getitem__

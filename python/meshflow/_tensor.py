@@ -160,7 +160,8 @@ class Tensor:
 
     # _view / _views: set on views and their bases only (_inplace.py); unset slots read as absent.
     # _grad: a weak reference to the last .grad handed out, so that `p.grad is p.grad` as torch.
-    __slots__ = ("_impl", "_view", "_views", "_grad", "__weakref__")
+    # _address: data_ptr()'s address of a tensor that is no view, once asked (_inplace.py).
+    __slots__ = ("_impl", "_view", "_views", "_grad", "_address", "__weakref__")
 
     # NumPy defers to Tensor's operators (x + array, array + x) instead of broadcasting the
     # tensor as an object inside an object array; np.add(x, array) raises TypeError.

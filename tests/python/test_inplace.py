@@ -222,3 +222,36 @@ def test_backward_refuses_a_value_written_through_a_view_since_the_call():
     h[1:].add_(1)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.backward()
+
+
+def test_data_ptr_and_storage_offset_say_what_shares_storage_as_torch_s():
+    """Storage identity (docs/porting.md): data_ptr() equal where torch's tensors share storage,
+    a view apart from its base by storage_offset() elements; torch 2's values."""
+    x = mf.arange(24.0).reshape(4, 6)
+    base = x.data_ptr()
+
+    def place(t):
+        return (t.data_ptr() - base) // 4, t.storage_offset()
+
+    views = {"view": x.view(6, 4), "row": x[1], "box": x[1:, 2:], "col": x[:, 3], "t": x.t(), "t_row": x.t()[2],
+             "narrow": x.narrow(1, 2, 3), "diag1": x.diagonal(1), "diag_1": x.diagonal(-1), "chunk": x.chunk(2, 1)[1],
+             "split": x.split(2)[1], "unbind": x.unbind(1)[2], "ell": x[..., 2], "none": x[None, 2, ::2],
+             "neg": x[-1, -2], "detach": x.detach(), "data": x.data, "contig": x.contiguous(), "box_box": x[1:][1:, 1:],
+             "tt": x.t().t()}
+    assert {k: place(v) for k, v in views.items()} == {
+        "view": (0, 0), "row": (6, 6), "box": (8, 8), "col": (3, 3), "t": (0, 0), "t_row": (2, 2), "narrow": (2, 2),
+        "diag1": (1, 1), "diag_1": (6, 6), "chunk": (3, 3), "split": (12, 12), "unbind": (2, 2), "ell": (2, 2),
+        "none": (12, 12), "neg": (22, 22), "detach": (0, 0), "data": (0, 0), "contig": (0, 0), "box_box": (13, 13),
+        "tt": (0, 0)}
+    assert x.clone().data_ptr() != base and x.t().contiguous().data_ptr() != base
+    assert x[1:][1:, 1:].reshape(-1).storage_offset() == 0  # torch's reshape copies there
+    x.add_(1)
+    assert x.data_ptr() == base  # an in-place write keeps the storage
+    a, b = mf.nn.Linear(3, 3), mf.nn.Linear(3, 3)
+    b.weight = a.weight
+    assert a.weight.data_ptr() == b.weight.data_ptr() and a.weight.data_ptr() != a.bias.data_ptr()
+    assert x[1:].untyped_storage().data_ptr() == x.untyped_storage().data_ptr() == base
+    assert x[2].untyped_storage().nbytes() == 96
+    w = mf.arange(10.0)[2:]
+    w.unsqueeze_(0)
+    assert w.storage_offset() == 2 and mf.ones(3).expand(2, 3).storage_offset() == 0
