@@ -208,6 +208,14 @@ void Optimizer::commit_param(size_t i, const Var& updated) {
   p.set_data(p.is_global() ? in_layout(updated, p.global().layout()) : updated);
 }
 
+void Optimizer::commit_state(Var& state, const Var& updated) {
+  if (state.defined()) {
+    state.set_data(updated);
+  } else {
+    state = updated;
+  }
+}
+
 std::vector<std::vector<size_t>> Optimizer::update_batches(const std::function<bool(size_t, size_t)>& alike) const {
   auto same_layout = [this](size_t i, size_t j) {
     const Var &a = params_[i], &b = params_[j];
@@ -384,7 +392,7 @@ void SGD::step() {
         update_in_place("sgd_update", inputs, for_tensors(update_attrs(i, has_buf), k), overwrite);
     for (size_t t = 0; t < k; ++t) {
       commit_param(batch[t], out[t]);
-      if (out.size() > k) momentum_[batch[t]] = out[k + t];
+      if (out.size() > k) commit_state(momentum_[batch[t]], out[k + t]);
     }
   }
 }
@@ -492,9 +500,9 @@ void AdamW::step() {
     for (size_t t = 0; t < k; ++t) {
       const size_t p = batch[t];
       commit_param(p, out[t]);
-      exp_avg_[p] = out[k + t];
-      exp_avg_sq_[p] = out[2 * k + t];
-      if (amsgrad) max_exp_avg_sq_[p] = out[3 * k + t];
+      commit_state(exp_avg_[p], out[k + t]);
+      commit_state(exp_avg_sq_[p], out[2 * k + t]);
+      if (amsgrad) commit_state(max_exp_avg_sq_[p], out[3 * k + t]);
     }
   }
 }
@@ -539,13 +547,17 @@ void PerParamStepsOptimizer::set_counters(const std::vector<int64_t>& counters) 
   check_state_size(counters.size() - 1, params_.size());
   steps_ = counters[0];
   std::copy(counters.begin() + 1, counters.end(), param_steps_.begin());
+  for (size_t i = 0; i < params_.size(); ++i) publish_step(i);
 }
 
 // As step() counts: a graph steps every parameter that had a gradient when it was traced,
 // and the others' counts are read by no update.
 void PerParamStepsOptimizer::count_step() {
   ++steps_;
-  for (int64_t& s : param_steps_) ++s;
+  for (size_t i = 0; i < params_.size(); ++i) {
+    ++param_steps_[i];
+    publish_step(i);
+  }
 }
 
 std::vector<size_t> PerParamStepsOptimizer::count_steps(const std::function<void(size_t)>& make_state) {
@@ -555,19 +567,27 @@ std::vector<size_t> PerParamStepsOptimizer::count_steps(const std::function<void
     if (!params_[i].grad().defined()) continue;
     make_state(i);
     ++param_steps_.at(i);
+    publish_step(i);
     stepped.push_back(i);
   }
   return stepped;
 }
 
 Var PerParamStepsOptimizer::step_state(size_t i) const {
-  return Var(host_scalar(static_cast<float>(param_steps_[i])));  // torch's: a float32 scalar
+  Var& step = step_tensors_.at(i);
+  if (!step.defined()) step = Var(host_scalar(static_cast<float>(param_steps_[i])));  // torch's: float32
+  return step;
+}
+
+void PerParamStepsOptimizer::publish_step(size_t i) {
+  if (step_tensors_[i].defined()) step_tensors_[i].set_data(Var(host_scalar(static_cast<float>(param_steps_[i]))));
 }
 
 void PerParamStepsOptimizer::load_param_steps(size_t i, const std::map<std::string, Var>& state) {
   auto step = state.find("step");
   // Of any dtype: torch saves it as a float32 tensor, meshflow as int64.
   param_steps_[i] = step == state.end() ? 0 : static_cast<int64_t>(scalar_value(step->second));
+  publish_step(i);
 }
 
 std::vector<std::map<std::string, Var>> AdamW::state() const {
@@ -641,9 +661,9 @@ void RMSprop::step() {
     for (size_t t = 0; t < k; ++t) {
       const size_t p = batch[t];
       commit_param(p, out[t]);
-      square_avg_[p] = out[k + t];
-      if (centered) grad_avg_[p] = out[2 * k + t];
-      if (with_momentum) momentum_[p] = out[(centered ? 3 : 2) * k + t];
+      commit_state(square_avg_[p], out[k + t]);
+      if (centered) commit_state(grad_avg_[p], out[2 * k + t]);
+      if (with_momentum) commit_state(momentum_[p], out[(centered ? 3 : 2) * k + t]);
     }
   }
 }
@@ -736,7 +756,7 @@ void Adagrad::step() {
                                                  over_inputs_but_gradients(2, k));
     for (size_t t = 0; t < k; ++t) {
       commit_param(batch[t], out[t]);
-      sum_[batch[t]] = out[k + t];
+      commit_state(sum_[batch[t]], out[k + t]);
     }
   }
 }
@@ -847,7 +867,7 @@ void RuleOptimizer::step() {
                                                  over_inputs_but_gradients(1 + tensors_.size(), k));
     for (size_t t = 0; t < k; ++t) {
       commit_param(batch[t], out[t]);
-      for (size_t s = 0; s < tensors_.size(); ++s) tensors_[s][batch[t]] = out[(s + 1) * k + t];
+      for (size_t s = 0; s < tensors_.size(); ++s) commit_state(tensors_[s][batch[t]], out[(s + 1) * k + t]);
     }
   }
 }

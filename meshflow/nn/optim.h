@@ -117,6 +117,9 @@ class Optimizer {
   Var state_zeros(size_t i, double value = 0) const;
   // Parameter i takes its updated shard (boxed back to the parameter's layout).
   void commit_param(size_t i, const Var& updated);
+  // A state tensor takes its updated value in place (set_data, not a new Var), so the
+  // tensors state() handed out see later steps, as torch's live state does.
+  static void commit_state(Var& state, const Var& updated);
   // The parameters with a gradient, in batches that one update call steps together (the
   // update ops' "tensors", ops/optimizer_ops.cc: one launch a batch on a GPU), in params()
   // order: parameters share a batch when they share a group, `alike` holds for them (what
@@ -191,13 +194,23 @@ class PerParamStepsOptimizer : public Optimizer {
   // Counts a step (step()'s start): make_state(i), then a step of parameter i, for each
   // parameter with a gradient; returns them.
   std::vector<size_t> count_steps(const std::function<void(size_t)>& make_state);
-  // Parameter i's steps as torch's state entry "step" (a float32 scalar).
+  // Parameter i's steps as torch's state entry "step" (a float32 scalar), one tensor per
+  // parameter that later steps update in place, as torch's.
   Var step_state(size_t i) const;
   // Parameter i's steps from a loaded state's "step" (0 where it has none).
   void load_param_steps(size_t i, const std::map<std::string, Var>& state);
-  void params_added() override { param_steps_.resize(params_.size(), 0); }
+  void params_added() override {
+    param_steps_.resize(params_.size(), 0);
+    step_tensors_.resize(params_.size());
+  }
 
   std::vector<int64_t> param_steps_;  // per parameter: the steps it took
+
+ private:
+  // Parameter i's step tensor, once state() handed it out, takes param_steps_[i].
+  void publish_step(size_t i);
+
+  mutable std::vector<Var> step_tensors_;  // made by the first state() that lists them
 };
 
 // torch.optim.AdamW (decoupled weight decay); options lr, beta1, beta2, eps, weight_decay,

@@ -250,22 +250,43 @@ def test_adam_takes_its_step_saved_in_any_dtype(dtype):
     assert_close(resumed_params, [p.numpy() for p in params], rtol=0, atol=0)
 
 
-def test_state_dict_is_a_snapshot_and_lr_can_change():
+def test_state_dict_is_live_as_torch_s_and_lr_can_change():
     values, grads = initial_values(17), gradients(18)
     params = parameters(values)
     optimizer = mf.optim.SGD(params, lr=0.1, momentum=0.5)
     run_steps(optimizer, params, grads[:1])
-    first = optimizer.state_dict()["state"][0]["momentum_buffer"].numpy().copy()
+    held = optimizer.state_dict()["state"][0]["momentum_buffer"]
+    first = held.numpy().copy()
+    held_state = optimizer.state[params[1]]
     optimizer.lr = 0.02
     assert optimizer.lr == 0.02
     run_steps(optimizer, params, grads[1:])
-    np.testing.assert_array_equal(first, grads[0][0])  # not changed by the later steps
+    np.testing.assert_array_equal(first, grads[0][0])  # a copy keeps the value of its time
     params_ref, buffers = sgd_reference(values, grads[:1], lr=0.1, momentum=0.5)
     for step_grads in grads[1:]:  # the momentum buffers carry over the lr change
         for i, g in enumerate(step_grads):
             buffers[i] = 0.5 * buffers[i] + g
             params_ref[i] = params_ref[i] - 0.02 * buffers[i]
     assert_close(params, params_ref)
+    # The tensors state_dict() and state handed out are the optimizer's own, updated in place
+    # by the later steps, as torch's.
+    np.testing.assert_allclose(held.numpy(), buffers[0], rtol=1e-6)
+    np.testing.assert_allclose(held_state["momentum_buffer"].numpy(), buffers[1], rtol=1e-6)
+
+
+def test_adam_state_and_its_step_are_live_as_torch_s():
+    w = mf.nn.Parameter(mf.tensor([1.0, -2.0, 3.0]))
+    optimizer = mf.optim.Adam([w], lr=0.1)
+    (w * w).sum().backward()
+    optimizer.step()
+    state = optimizer.state[w]
+    optimizer.zero_grad()
+    (w * w * w).sum().backward()
+    optimizer.step()
+    # torch 2's values after the second step
+    np.testing.assert_allclose(state["exp_avg"].numpy(), [0.423, 0.723, 3.063], rtol=1e-4)
+    np.testing.assert_allclose(state["exp_avg_sq"].numpy(), [0.0099, 0.13327, 0.67252], rtol=1e-4)
+    assert float(state["step"]) == 2.0
 
 
 def test_load_state_dict_rejects_a_state_for_another_parameter_count():
