@@ -559,6 +559,14 @@ bool aliases(const Var& v) { return checked(VarAccess::impl(v)).aliases; }
 
 bool is_inference(const Var& v) { return checked(VarAccess::impl(v)).inference; }
 
+void check_inference_write(bool inference) {
+  if (inference && !inference_mode) {
+    throw std::runtime_error("Inplace update to inference tensor outside InferenceMode is not allowed. You can make a "
+                             "clone to get a normal tensor before doing inplace update (or write inside "
+                             "inference_mode)");
+  }
+}
+
 Var Var::detach() const {
   Var d(make_impl(checked(impl_).value));
   d.impl_->aliases = impl_->aliases;
@@ -692,6 +700,7 @@ void assign_value(const std::shared_ptr<VarImpl>& target, const Var& result, uin
         "a leaf tensor that requires grad is used in an in-place operation; expected the write under "
         "mf.no_grad() (as an optimizer step), or on a copy (clone) of the leaf");
   }
+  if (counted) check_inference_write(impl.inference);
   const std::shared_ptr<VarImpl>& count = counting(target);
   if (counted) ++count->version;
   bool over_old = false;

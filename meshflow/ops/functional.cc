@@ -440,6 +440,7 @@ std::vector<Var> call(const OpDef& op, const std::vector<Var>& inputs, const Att
 std::vector<Var> write_in_place(const std::string& name, const std::vector<Var>& inputs, const Attrs& attrs,
                                 int target) {
   const Var& x = inputs.at(static_cast<size_t>(target));
+  check_inference_write(is_inference(x));  // before its memory is written, as below
   if (grad_enabled() && x.requires_grad() && x.is_leaf()) {
     // Refused before its memory is written (Var::assign would refuse after).
     op_error(name, "a leaf tensor that requires grad is written in place; expected the write under mf.no_grad(), "

@@ -100,6 +100,17 @@ def test_tensors_made_in_inference_mode_are_inference_tensors_that_autograd_refu
         a * w
     (a.clone() * w).sum().backward()
     assert w.grad.tolist() == [2.0, 2.0, 2.0] and (a + w).requires_grad  # add saves nothing
+    # torch refuses an in-place write to one outside the mode, whichever way it is written
+    for write in (lambda: a.add_(1), lambda: a.__setitem__(0, 5.0), lambda: a.__iadd__(1), lambda: a.zero_(),
+                  lambda: a.masked_fill_(a > 0, 0.0), lambda: a.copy_(mf.zeros(3)), lambda: a[1:].mul_(2)):
+        with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+            write()
+    assert a.tolist() == [2.0, 2.0, 2.0]
+    with mf.inference_mode():
+        a.mul_(2)
+    b = a.clone()
+    b.add_(1)
+    assert a.tolist() == [4.0, 4.0, 4.0] and b.tolist() == [5.0, 5.0, 5.0]
 
 
 def test_layouts_print_as_torch_s_dtypes_convert_and_sizes_take_integer_tensors():
