@@ -493,6 +493,18 @@ void bind_autograd(py::module_& m) {
               return replaced.is_none() ? Var() : replaced.cast<Var>();
             });
           }, py::arg("hook"))
+      .def("add_post_accumulate_hook", [](Var& v, py::function fn) {
+            std::shared_ptr<py::function> held(new py::function(std::move(fn)), [](py::function* f) {
+              if (!Py_IsInitialized()) return;  // at exit: leave it to the OS
+              py::gil_scoped_acquire gil;
+              delete f;
+            });
+            return v.add_post_accumulate_hook([held] {
+              py::gil_scoped_acquire gil;
+              (*held)();
+            });
+          }, py::arg("hook"))
+      .def("run_post_accumulate_hooks", &Var::run_post_accumulate_hooks)
       .def("remove_hook", &Var::remove_hook, py::arg("id"))
       .def("retain_grad", &Var::retain_grad)
       .def_property_readonly("retains_grad", &Var::retains_grad);

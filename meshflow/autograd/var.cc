@@ -39,6 +39,8 @@ struct VarImpl {
   bool inference = false;  // made in inference mode (Var::is_inference)
   // A leaf's hooks (Var::add_hook), in order; a non-leaf's live in its grad_fn.
   std::vector<std::pair<int64_t, std::function<Var(const Var&)>>> hooks;
+  // A leaf's post-accumulate hooks (Var::add_post_accumulate_hook), in order.
+  std::vector<std::pair<int64_t, std::function<void()>>> post_accumulate_hooks;
   // retain_grad's hook among grad_fn's (0: none). The Var's later hooks go before it, so .grad
   // holds the gradient every hook made, as torch's (which runs it last).
   int64_t retain_hook = 0;
@@ -253,6 +255,11 @@ Var in_format_of(const VarImpl& leaf, const Var& grad) {
 // the seed a caller passed, or p.grad.mul_(c) in one would change the others), and the sum
 // is stored into that Var, so that `g = p.grad` sees what a later backward adds. Recorded
 // sums (create_graph) and traced ones (a graph) make a new Var, as before.
+void run_post_accumulate_hooks(const VarImpl& leaf) {
+  const auto hooks = leaf.post_accumulate_hooks;  // a copy: a hook may add or remove hooks
+  for (const auto& hook : hooks) hook.second();
+}
+
 void add_to_grad(VarImpl& leaf, Var grad) {
   for (const auto& hook : leaf.hooks) {
     Var replaced = hook.second(grad);  // an undefined result keeps the gradient
@@ -272,6 +279,7 @@ void add_to_grad(VarImpl& leaf, Var grad) {
   if (ConversionTracer* tracer = conversion_tracer(); tracer && leaf.grad.is_global()) {
     tracer->trace_leaf_gradient(&leaf, leaf.grad.global());
   }
+  run_post_accumulate_hooks(leaf);
 }
 
 // Compute runs ahead of the comm stream, and what it makes for a collective waits there,
@@ -911,10 +919,26 @@ int64_t Var::add_hook(std::function<Var(const Var& grad)> hook) {
   return id;
 }
 
+int64_t Var::add_post_accumulate_hook(std::function<void()> hook) {
+  VarImpl& impl = checked(impl_);
+  if (!impl.requires_grad) {
+    throw OpError("cannot register a hook on a tensor that doesn't require gradient");
+  }
+  if (impl.grad_fn) throw OpError("post accumulate grad hooks cannot be registered on non-leaf tensors");
+  const int64_t id = next_hook_id++;
+  impl.post_accumulate_hooks.emplace_back(id, std::move(hook));
+  return id;
+}
+
+void Var::run_post_accumulate_hooks() const { mf::run_post_accumulate_hooks(checked(impl_)); }
+
 void Var::remove_hook(int64_t id) {
   VarImpl& impl = checked(impl_);
+  const auto with_id = [id](const auto& h) { return h.first == id; };
   auto& leaf = impl.hooks;
-  leaf.erase(std::remove_if(leaf.begin(), leaf.end(), [id](const auto& h) { return h.first == id; }), leaf.end());
+  leaf.erase(std::remove_if(leaf.begin(), leaf.end(), with_id), leaf.end());
+  auto& post = impl.post_accumulate_hooks;
+  post.erase(std::remove_if(post.begin(), post.end(), with_id), post.end());
   if (impl.grad_fn) {
     auto& node = impl.grad_fn->hooks;
     node.erase(std::remove_if(node.begin(), node.end(), [id](const Node::Hook& h) { return h.id == id; }),

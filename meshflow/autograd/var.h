@@ -96,6 +96,15 @@ class Var {
   // it flows further back. Returns an id for remove_hook. Throws std::invalid_argument on a
   // Var that does not require grad.
   int64_t add_hook(std::function<Var(const Var& grad)> hook);
+  // torch's register_post_accumulate_grad_hook: `hook` runs once backward has accumulated
+  // this leaf's gradient of the pass into grad() (in its layout: after its reduction), as
+  // soon as that gradient is final, before backward returns (an optimizer step per
+  // parameter inside backward frees the gradient early). autograd.grad accumulates nothing
+  // and runs none. Returns an id for remove_hook; throws on a non-leaf or a Var that does
+  // not require grad.
+  int64_t add_post_accumulate_hook(std::function<void()> hook);
+  // Runs them: for a gradient accumulated outside backward's engine (backward(inputs=...)).
+  void run_post_accumulate_hooks() const;
   void remove_hook(int64_t id);
   // Makes backward keep this non-leaf's gradient in grad(), in its layout (torch's
   // retain_grad); nothing to do on a leaf.

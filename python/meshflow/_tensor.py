@@ -482,11 +482,10 @@ class Tensor:
         return _HookHandle(self._impl, self._impl.add_hook(call))
 
     def register_post_accumulate_grad_hook(self, hook):
-        """Calls hook(self) after backward has accumulated this leaf's gradient into .grad (an
-        optimizer step per parameter inside backward, as torch's), once per backward call, when
-        it returns (torch: as soon as this leaf's gradient is final; the values are the same).
-        torch.autograd.grad, which accumulates nothing, does not call it. Returns a handle whose
-        remove() unregisters it."""
+        """Calls hook(self) once backward has accumulated this leaf's gradient into .grad, as
+        soon as that gradient is final (an optimizer step per parameter inside backward, which
+        frees each gradient early, as torch's). torch.autograd.grad, which accumulates
+        nothing, does not call it. Returns a handle whose remove() unregisters it."""
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if not self.is_leaf:
@@ -497,11 +496,7 @@ class Tensor:
             tensor = held()
             if tensor is not None:
                 hook(tensor)
-
-        def seen(grad):  # a gradient reached the leaf: run the hook when backward returns
-            if run not in _after_backward:
-                _after_backward.append(run)
-        return _HookHandle(self._impl, self._impl.add_hook(seen))
+        return _HookHandle(self._impl, self._impl.add_post_accumulate_hook(run))
 
     @property
     def grad(self):

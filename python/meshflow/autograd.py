@@ -147,6 +147,8 @@ def backward_into(tensors, inputs, grad_tensors, retain_graph, create_graph):
         for t, g in zip(inputs, grads):
             if g is not None:
                 t.grad = g if t.grad is None else t.grad + g
+                if t.is_leaf:
+                    t._impl.run_post_accumulate_hooks()
     _tensor._run_after_backward()
 
 

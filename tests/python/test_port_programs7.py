@@ -418,6 +418,38 @@ def test_post_accumulate_grad_hooks_step_each_parameter():
         (layer.weight * 2).register_post_accumulate_grad_hook(hook)
 
 
+def test_post_accumulate_grad_hooks_run_as_each_gradient_is_final():
+    """As torch's: a later layer's hooks run before an earlier layer's gradient exists, so an
+    optimizer step in the hook frees each gradient before the next is made; backward(inputs=)
+    runs them too. torch 2's values after two such steps."""
+    lin1, lin2 = nn.Linear(3, 4), nn.Linear(4, 2)
+    with mf.no_grad():
+        for p in list(lin1.parameters()) + list(lin2.parameters()):
+            p.copy_(mf.linspace(-1, 1, p.numel()).reshape(p.shape))
+    params = {"w1": lin1.weight, "b1": lin1.bias, "w2": lin2.weight, "b2": lin2.bias}
+    opts = {p: mf.optim.SGD([p], lr=0.1) for p in params.values()}
+    seen = []
+
+    def hook(p):
+        name = next(k for k, v in params.items() if v is p)
+        seen.append((name, sorted(k for k, v in params.items() if v.grad is not None)))
+        opts[p].step()
+        opts[p].zero_grad()
+    for p in params.values():
+        p.register_post_accumulate_grad_hook(hook)
+    x = mf.linspace(0, 1, 6).reshape(2, 3)
+    for _ in range(2):
+        lin2(mf.tanh(lin1(x))).pow(2).sum().backward()
+    # each hook sees only its own gradient: the others were freed or are not made yet
+    assert [others for _, others in seen] == [[name] for name, _ in seen] and len(seen) == 8
+    assert [name for name, _ in seen[:4]].index("w2") < [name for name, _ in seen[:4]].index("w1")
+    np.testing.assert_allclose(lin1.weight.flatten().numpy(), [-0.99823, -0.81042, -0.62261, -0.46952, -0.30033,
+                               -0.13113, 0.06427, 0.20429, 0.34432, 0.63449, 0.80456, 0.97463], atol=2e-5)
+    np.testing.assert_allclose(lin2.bias.numpy(), [-1.10593, 0.62702], atol=2e-5)
+    (lin1.bias * 3).sum().backward(inputs=[lin1.bias])
+    assert len(seen) == 9 and seen[-1][0] == "b1"
+
+
 # ---- torch.distributions.constraints, as a program's own Distribution subclass names them
 
 def test_constraints_check_values_and_serve_a_custom_distribution():

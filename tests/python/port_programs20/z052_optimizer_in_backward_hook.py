@@ -1,6 +1,7 @@
 import torch
 import torch.nn as nn
-# the hooks run as backward returns, in meshflow's order (docs/porting.md): their order is reported sorted
+# the hooks run as each gradient is final; a Linear's weight and bias in meshflow's order (docs/porting.md):
+# their order is reported sorted
 
 m = det(nn.Sequential(nn.Linear(3, 3), nn.Tanh(), nn.Linear(3, 1)))
 opts = {p: torch.optim.SGD([p], lr=0.1) for p in m.parameters()}
