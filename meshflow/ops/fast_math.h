@@ -148,15 +148,19 @@ MF_ALWAYS_INLINE float sigmoid(float x) {
   return float_of((bits_of(e * s) & negative) | (bits_of(s) & ~negative));
 }
 
-// tanh(x): Eigen's rational approximation (odd degree-13 numerator over an even degree-6
-// denominator) of |x| clamped where tanh rounds to 1, the sign put back; x itself where
-// tanh(x) rounds to x; NaN kept; within a few ulps.
+// tanh(x): below |x| = 0.625, Eigen's rational approximation (odd degree-13 numerator over
+// an even degree-6 denominator), within a few ulps, x itself where tanh(x) rounds to x;
+// above, 1 - 2e / (1 + e) with e = exp(-2|x|): the error of 2e / (1 + e) is far below 1's
+// ulp, so that where tanh nears 1 it is within about half an ulp, as torch's (Eigen's 4 ulps
+// there made 1 - tanh(x)^2, a squashed Gaussian's log-density term, differ from torch's by
+// percents); the sign put back; NaN kept. Both are computed and one selected, so that loops
+// vectorize.
 MF_ALWAYS_INLINE float tanh(float x) {
-  const uint32_t limit = bits_of(7.90531110763549805f), tiny = bits_of(0.0004f);
+  const uint32_t tiny = bits_of(0.0004f), near = bits_of(0.625f);
   const uint32_t bits = bits_of(x), sign = bits & 0x80000000u, magnitude = bits ^ sign;
   const uint32_t kept = 0u - static_cast<uint32_t>((magnitude < tiny) | (magnitude > 0x7f800000u));  // or NaN
-  const uint32_t big = 0u - static_cast<uint32_t>(magnitude > limit);
-  const float a = float_of((magnitude & ~big) | (limit & big)), a2 = a * a;
+  const uint32_t small = 0u - static_cast<uint32_t>(magnitude < near);
+  const float whole = float_of(magnitude), a = whole < 0.625f ? whole : 0.625f, a2 = a * a;
   // Horner's rule written out: a loop over the coefficients keeps GCC from vectorizing.
   float p = fma(a2, -2.76076847742355e-16f, 2.00018790482477e-13f);
   p = fma(p, a2, -8.60467152213735e-11f);
@@ -167,7 +171,9 @@ MF_ALWAYS_INLINE float tanh(float x) {
   float q = fma(a2, 1.19825839466702e-06f, 1.18534705686654e-04f);
   q = fma(q, a2, 2.26843463243900e-03f);
   q = fma(q, a2, 4.89352518554385e-03f);
-  return float_of(((bits_of(a * p / q) & ~kept) | (magnitude & kept)) | sign);
+  const float e = exp_nonpositive(-2 * (whole < 0.625f ? 0.625f : whole));  // 0 for inf; NaN masked below
+  const uint32_t t = (bits_of(a * p / q) & small) | (bits_of(1 - (e + e) / (1 + e)) & ~small);
+  return float_of(((t & ~kept) | (magnitude & kept)) | sign);
 }
 
 // silu(x) = x sigmoid(x); silu'(x) = s (1 + x (1 - s)) with s = sigmoid(x).
@@ -190,10 +196,12 @@ MF_ALWAYS_INLINE float gelu_grad(float x) {
 }
 
 // An op's functor `f` (elementwise_math.h) with float32 through kFast, this file's
-// vectorizing form of it (a constant, so that the loops calling it inline it).
+// vectorizing form of it (a constant, and the lambda always inlined, so that the loops
+// calling it inline it: tanh's, once it grew, was called out of line, its fma through libm's
+// fmaf, 100 times slower).
 template <float (*kFast)(float), typename F>
 auto float32_by(F f) {
-  return [f](auto x) {
+  return [f](auto x) __attribute__((always_inline)) {
     if constexpr (std::is_same_v<decltype(x), float>) {
       return kFast(x);
     } else {

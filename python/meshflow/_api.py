@@ -646,6 +646,7 @@ def vsplit(input, sections):
 
 
 def dsplit(input, sections):
+    """tensor_split along dim 2, of a tensor of 3 or more dims (torch.dsplit)."""
     if input.ndim < 3:
         raise RuntimeError(f"torch.dsplit requires a tensor with at least 3 dimension, but got a tensor with "
                            f"{input.ndim} dimensions!")
