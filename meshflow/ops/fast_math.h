@@ -148,26 +148,36 @@ MF_ALWAYS_INLINE float sigmoid(float x) {
   return float_of((bits_of(e * s) & negative) | (bits_of(s) & ~negative));
 }
 
-// tanh(x): Eigen's rational approximation (odd degree-13 numerator over an even degree-6
-// denominator) of |x| clamped where tanh rounds to 1, the sign put back; x itself where
-// tanh(x) rounds to x; NaN kept; within a few ulps.
+// tanh(x) = d / (d + 2) with d = expm1(2|x|) (Sleef's tanhf_u35 form): below |x| = 0.625 as
+// that, above as 1 - 2 / (d + 2), whose error is far below 1's ulp where tanh nears 1, so
+// that it is within about half an ulp there, as torch's (Eigen's rational, used before, was
+// 4 ulps off, and 1 - tanh(x)^2, a squashed Gaussian's log-density term, differed from
+// torch's by percents). expm1(y) for y in [0, 18.2]: y = k ln2 + r, |r| <= ln2 / 2,
+// r + r^2 p(r) (Sleef's expm1fk polynomial) where k = 0, 2^k (1 + r + r^2 p(r)) - 1
+// elsewhere. |x| clamped to 9.1, past which tanh rounds to 1; the sign put back; x itself
+// where tanh(x) rounds to x; NaN kept; no branch, so that loops vectorize.
 MF_ALWAYS_INLINE float tanh(float x) {
-  const uint32_t limit = bits_of(7.90531110763549805f), tiny = bits_of(0.0004f);
+  const uint32_t tiny = bits_of(0.0004f), near = bits_of(0.625f), limit = bits_of(9.1f);
   const uint32_t bits = bits_of(x), sign = bits & 0x80000000u, magnitude = bits ^ sign;
   const uint32_t kept = 0u - static_cast<uint32_t>((magnitude < tiny) | (magnitude > 0x7f800000u));  // or NaN
+  const uint32_t small = 0u - static_cast<uint32_t>(magnitude < near);
   const uint32_t big = 0u - static_cast<uint32_t>(magnitude > limit);
-  const float a = float_of((magnitude & ~big) | (limit & big)), a2 = a * a;
-  // Horner's rule written out: a loop over the coefficients keeps GCC from vectorizing.
-  float p = fma(a2, -2.76076847742355e-16f, 2.00018790482477e-13f);
-  p = fma(p, a2, -8.60467152213735e-11f);
-  p = fma(p, a2, 5.12229709037114e-08f);
-  p = fma(p, a2, 1.48572235717979e-05f);
-  p = fma(p, a2, 6.37261928875436e-04f);
-  p = fma(p, a2, 4.89352455891786e-03f);
-  float q = fma(a2, 1.19825839466702e-06f, 1.18534705686654e-04f);
-  q = fma(q, a2, 2.26843463243900e-03f);
-  q = fma(q, a2, 4.89352518554385e-03f);
-  return float_of(((bits_of(a * p / q) & ~kept) | (magnitude & kept)) | sign);
+  const float y = 2 * float_of((magnitude & ~big) | (limit & big));
+  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+  const float k = fma(y, 1.44269504088896341f, kRound) - kRound;
+  const float r = fma(k, -1.428606765330187e-06f, fma(k, -0.693145751953125f, y));
+  float p = fma(r, 0.000198527617612853646278381f, 0.00139304355252534151077271f);
+  p = fma(p, r, 0.00833336077630519866943359f);
+  p = fma(p, r, 0.0416664853692054748535156f);
+  p = fma(p, r, 0.166666671633720397949219f);
+  p = fma(p, r, 0.5f);
+  const float u = fma(r * r, p, r);  // expm1(r)
+  const float two_k = power_of_two(static_cast<int32_t>(k));
+  const uint32_t reduced = 0u - static_cast<uint32_t>(bits_of(k) == 0);  // k = 0 (k >= 0 here)
+  const float d = float_of((bits_of(u) & reduced) | (bits_of(fma(u, two_k, two_k - 1)) & ~reduced));
+  const float q = float_of((bits_of(d) & small) | (bits_of(2.0f) & ~small)) / (d + 2);
+  const uint32_t t = (bits_of(q) & small) | (bits_of(1 - q) & ~small);
+  return float_of(((t & ~kept) | (magnitude & kept)) | sign);
 }
 
 // silu(x) = x sigmoid(x); silu'(x) = s (1 + x (1 - s)) with s = sigmoid(x).
@@ -190,10 +200,12 @@ MF_ALWAYS_INLINE float gelu_grad(float x) {
 }
 
 // An op's functor `f` (elementwise_math.h) with float32 through kFast, this file's
-// vectorizing form of it (a constant, so that the loops calling it inline it).
+// vectorizing form of it (a constant, and the lambda always inlined, so that the loops
+// calling it inline it: tanh's, once it grew, was called out of line, its fma through libm's
+// fmaf, 100 times slower).
 template <float (*kFast)(float), typename F>
 auto float32_by(F f) {
-  return [f](auto x) {
+  return [f](auto x) __attribute__((always_inline)) {
     if constexpr (std::is_same_v<decltype(x), float>) {
       return kFast(x);
     } else {

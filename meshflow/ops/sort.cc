@@ -7,9 +7,12 @@
 //   cumprod_backward(x, dy; dim) -> dx, exact where x holds zeros
 //   logcumsumexp(x; dim)       log of the running sums of exp(x), floats only, without overflow
 //   logcumsumexp_backward(x, y, dy; dim) -> dx
-//   sort(x; dim, descending, k = all) -> values, indices (int64): stable (ties keep their
-//                              order); NaN is the largest value, as in torch; with k (topk),
-//                              only each line's first k
+//   sort(x; dim, descending, k = all, sorted = true) -> values, indices (int64): stable (ties
+//                              keep their order); NaN is the largest value, as in torch; with
+//                              k (topk), only each line's first k, picked as torch's CPU topk
+//                              picks them (its partial sort, or selection then a sort of all
+//                              but the k-th; sorted false: the selection's order), so that
+//                              among equal values the indices are the ones torch returns
 //   max_dim(x; dim, keepdim) -> values, indices (int64): each line's largest element and the
 //                              index of its first occurrence (torch's pick among ties); a
 //                              NaN is the largest, its first one picked; min_dim the
@@ -315,20 +318,31 @@ int64_t sort_kept(const Attrs& attrs, const Shape& shape, int64_t dim) {
   return kept_of(attrs, shape, dim);
 }
 
-// Each line's (value, position) pairs ordered by value, then position: the stable order,
-// whose first k a partial sort finds without ordering the rest.
+// Each line's (value, position) pairs ordered by value, then position: the stable order.
+// With k (topk), torch's CPU topk_impl_loop step for step, with the same std:: algorithms
+// and comparison (by value alone): a partial sort where k * 64 <= n, else nth_element and,
+// when sorted, a sort of the first k - 1; which of equal values come first, and the unsorted
+// order, are then torch's (its test suites and users' top-k accuracies read them).
 OpDef sort_op() {
   return picked_lines_op(kSort, sort_kept, [](const Attrs& attrs) {
-    return [descending = attrs.get_bool("descending")](auto& line, int64_t k) {
-      auto order = [descending](const auto& a, const auto& b) {
-        if (before(a.first, b.first, descending)) return true;
-        return !before(b.first, a.first, descending) && a.second < b.second;
-      };
-      if (k < static_cast<int64_t>(line.size())) {
-        std::partial_sort(line.begin(), line.begin() + k, line.end(), order);
-      } else {
-        std::sort(line.begin(), line.end(), order);
+    return [descending = attrs.get_bool("descending"), topk = attrs.has("k"),
+            sorted = !attrs.has("sorted") || attrs.get_bool("sorted")](auto& line, int64_t k) {
+      const int64_t n = static_cast<int64_t>(line.size());
+      if (!topk) {
+        std::sort(line.begin(), line.end(), [descending](const auto& a, const auto& b) {
+          if (before(a.first, b.first, descending)) return true;
+          return !before(b.first, a.first, descending) && a.second < b.second;
+        });
+        return;
       }
+      if (k == 0) return;
+      auto by_value = [descending](const auto& a, const auto& b) { return before(a.first, b.first, descending); };
+      if (k * 64 <= n) {
+        std::partial_sort(line.begin(), line.begin() + k, line.end(), by_value);
+        return;
+      }
+      std::nth_element(line.begin(), line.begin() + (k - 1), line.end(), by_value);
+      if (sorted) std::sort(line.begin(), line.begin() + (k - 1), by_value);
     };
   });
 }

@@ -645,6 +645,14 @@ def vsplit(input, sections):
     return tensor_split(input, sections, dim=0)
 
 
+def dsplit(input, sections):
+    """tensor_split along dim 2, of a tensor of 3 or more dims (torch.dsplit)."""
+    if input.ndim < 3:
+        raise RuntimeError(f"torch.dsplit requires a tensor with at least 3 dimension, but got a tensor with "
+                           f"{input.ndim} dimensions!")
+    return tensor_split(input, sections, dim=2)
+
+
 def rot90(input, k=1, dims=(0, 1)):
     """Rotated by 90 degrees k times in the plane of dims (torch.rot90)."""
     d0, d1 = dims
@@ -828,12 +836,12 @@ def get_num_threads():
 __all__ += ["addmm", "baddbmm", "addcmul", "addcdiv", "diagonal", "trace", "swapaxes", "atleast_1d", "atleast_2d",
             "hstack", "vstack", "column_stack", "broadcast_shapes", "broadcast_tensors", "logaddexp", "logit",
             "sinc", "deg2rad", "rad2deg", "fmax", "fmin", "true_divide", "float_power", "std_mean", "var_mean",
-            "aminmax", "diff", "tensor_split", "hsplit", "vsplit", "rot90", "logspace", "cross", "dist", "cdist",
-            "kron", "tensordot", "bucketize", "searchsorted", "isin", "signbit", "heaviside", "cummax", "cummin",
+            "aminmax", "diff", "tensor_split", "hsplit", "vsplit", "dsplit", "rot90", "logspace", "cross", "dist",
+            "cdist", "kron", "tensordot", "bucketize", "searchsorted", "isin", "signbit", "heaviside", "cummax", "cummin",
             "seed", "initial_seed", "set_printoptions", "set_num_threads", "get_num_threads"]
 for _name in ("addmm", "baddbmm", "addcmul", "addcdiv", "diagonal", "trace", "swapaxes", "logaddexp", "logit",
               "sinc", "deg2rad", "rad2deg", "fmax", "fmin", "true_divide", "float_power", "aminmax", "diff",
-              "tensor_split", "hsplit", "vsplit", "rot90", "cross", "dist", "kron", "signbit", "heaviside",
+              "tensor_split", "hsplit", "vsplit", "dsplit", "rot90", "cross", "dist", "kron", "signbit", "heaviside",
               "cummax", "cummin"):
     setattr(Tensor, _name, globals()[_name])
 Tensor.swapdims = swapaxes

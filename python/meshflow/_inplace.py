@@ -181,7 +181,18 @@ def _fresh(t):
             t._impl.set_data(_take(record, base)._impl)
 
 
+def _check_writable(t):
+    """Before a write to t: raises where t is (a view of) an expanded view that repeats an
+    element of its base, as PyTorch's, before t or its base changed."""
+    while (record := getattr(t, "_view", None)) is not None:
+        if record[_KIND].put is _expanded_back and t.numel() > record[_BASE].numel():
+            raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
+                               "single memory location (an expanded view); clone it before writing")
+        t = record[_BASE]
+
+
 def _check_leaf(t, op):
+    _check_writable(t)
     if is_grad_enabled():
         leaf = _root_leaf_requiring_grad(t)
         if leaf is not None:
@@ -647,9 +658,10 @@ def _diagonal_back(base, value, offset=0, dim1=0, dim2=1):
     return _RAW["permute"](_RAW["reshape"](flat, *moved.shape), *inverse)
 
 
-def _not_writable(base, value, *args, **kwargs):
-    raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a single "
-                       "memory location (an expanded view); clone it before writing")
+def _expanded_back(base, value, *args, **kwargs):
+    """An expand's view written back: only one that repeats no element of its base is written
+    (_check_writable raised before a write to the others), as reshaping it."""
+    return _reshape_back(base, value)
 
 
 def _getitem_viewing(raw):
@@ -973,8 +985,8 @@ for _name in ("reshape", "view", "transpose", "unsqueeze", "permute", "squeeze")
     setattr(Tensor, _name, _view_in_c(_name, getattr(Tensor, _name)))
 # x.t() in C too: a matrix's is linked as its transpose(0, 1) (its fallback's, through transpose).
 Tensor.t = functools.update_wrapper(_C.view_method("t", Tensor.transpose.view_kind, _NO_KWARGS, Tensor.t), Tensor.t)
-Tensor.expand = _viewing(Tensor.expand, _not_writable, strides=_expanded_strides)
-Tensor.expand_as = _viewing(Tensor.expand_as, _not_writable, strides=_expanded_strides)
+Tensor.expand = _viewing(Tensor.expand, _expanded_back, strides=_expanded_strides)
+Tensor.expand_as = _viewing(Tensor.expand_as, _expanded_back, strides=_expanded_strides)
 Tensor.narrow = _viewing(Tensor.narrow, region=_narrow_region, strides=_box_strides(_narrow_region))
 Tensor.diagonal = _viewing(Tensor.diagonal, _diagonal_back, strides=_diagonal_strides, offset=_diagonal_offset)
 Tensor.T = property(_viewing(Tensor.T.fget, lambda base, value: _RAW["permute"](value, *reversed(range(value.ndim))),

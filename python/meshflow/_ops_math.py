@@ -223,7 +223,8 @@ def argsort(input, dim=-1, descending=False, stable=False):
 
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """The k largest (smallest: largest=False) elements along dim and their indices, in
-    sorted order."""
+    sorted order (sorted=False: torch's selection order); among equal values, torch's CPU
+    topk's indices."""
     d = _dim("topk", dim, input.ndim)
     n = input.shape[d] if input.ndim else 1
     k = operator.index(k)
@@ -232,7 +233,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     if input.dtype == _dtype.bool_:  # sorted as 0 and 1, as torch's
         values, indices = topk(cast(input, _dtype.uint8), k, d, largest, sorted)
         return _returns("topk")(cast(values, _dtype.bool_), indices)
-    values, indices = apply("sort", [input], {"dim": d, "descending": bool(largest), "k": k})
+    values, indices = apply("sort", [input], {"dim": d, "descending": bool(largest), "k": k, "sorted": bool(sorted)})
     return _C.grad_fn_as(_returns("topk")(values, indices), "TopkBackward0", input)
 
 

@@ -176,6 +176,11 @@ class Categorical(Distribution):
     def mode(self):
         return self.probs.argmax(-1)
 
+    @property
+    def param_shape(self):
+        """The shape of probs and logits: batch_shape + [K], as torch's."""
+        return self.probs.shape
+
     has_enumerate_support = True
 
     def enumerate_support(self, expand=True):

@@ -248,7 +248,8 @@ def test_nan_is_largest():
     assert i.numpy().tolist() == [1, 4, 0, 3, 2, 5]
     v, i = mf.topk(mf.tensor(a), 2)
     assert i.numpy().tolist() == [1, 4] and np.isnan(v.numpy()).all()
-    assert mf.topk(mf.tensor(a), 3, largest=False).indices.numpy().tolist() == [5, 2, 0]
+    # among the 2.0s, the one torch's selection leaves third (torch 2's [5, 2, 3])
+    assert mf.topk(mf.tensor(a), 3, largest=False).indices.numpy().tolist() == [5, 2, 3]
 
 
 def test_topk_kthvalue_median():
