@@ -196,7 +196,8 @@ void backward(const rnn::Scan& s, const std::vector<Tensor>& in, std::vector<Ten
   // Projected: the states' gradients dhr and the cells' outputs m of every row, W_hr's
   // gradient their product, and a step's dm = dhr W_hr.
   const int64_t projected_rows = s.proj ? rows : 0;
-  const Tensor dhr = Tensor::empty({projected_rows, p}, dtype, memory), m = Tensor::empty({projected_rows, n}, dtype, memory);
+  const Tensor dhr = Tensor::empty({projected_rows, p}, dtype, memory);
+  const Tensor m = Tensor::empty({projected_rows, n}, dtype, memory);
   const Tensor dm = Tensor::empty({s.proj ? s.batch : 0, n}, dtype, memory);
   for (int64_t k = s.steps() - 1; k >= 0; --k) {
     const StepRows st = rows_of(s, s.step(k));
