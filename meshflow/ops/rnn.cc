@@ -6,10 +6,12 @@
 // products takes about fifteen ops and their gradients per step. Its backward is one op too:
 // the steps in reverse, then the weight's gradient as one product over all steps.
 // Signatures (B, ... -> B implied):
-//   rnn_scan(x[T, B, G H], h0[B, H][, c0[B, H]], w_hh[G H, H][, b_hh[G H]]; mode, reverse,
-//            has_bias[, batch_first][, batch_sizes]) -> y[T, B, H], h_n[B, H][, c_n[B, H]],
-//            workspace[T, B, W]
-//     mode: rnn.h's Mode (G = 4 LSTM, 3 GRU, 1 RNN); c0 and c_n for LSTM only; reverse:
+//   rnn_scan(x[T, B, G H], h0[B, P][, c0[B, H]], w_hh[G H, P][, b_hh[G H]][, w_hr[P, H]];
+//            mode, reverse, has_bias[, has_proj][, batch_first][, batch_sizes])
+//            -> y[T, B, P], h_n[B, P][, c_n[B, H]], workspace[T, B, W]
+//     mode: rnn.h's Mode (G = 4 LSTM, 3 GRU, 1 RNN); c0 and c_n for LSTM only; has_proj
+//     (LSTM's proj_size): each step's state projected, h' = (o tanh(c')) W_hr^T, P = w_hr's
+//     rows (without it P = H), the projection inside the scan as cuDNN's; reverse:
 //     the steps from last to first; batch_first: x, y and the workspace (and the backward's
 //     sequences) [B, T, ...], as nn.LSTM(batch_first=True) takes them, with no transposed
 //     copy on either side; batch_sizes (a packed sequence): x is [N, G H] with step
@@ -18,10 +20,11 @@
 //     in reverse), as torch runs a PackedSequence. The workspace (W in rnn.h) is what
 //     the backward reads.  S(1), S(0), S(0), B, B -> S(1), S(0), S(0), S(1) (not packed;
 //     the sequences S(0) batch_first).
-//   rnn_scan_backward(w_hh, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n]; the same
-//     attributes) -> dx, dh0[, dc0], dw_hh[, db_hh]: every output's gradient (the workspace's
-//     is zeros unless a caller differentiates it).
-//     B, S(0), S(0), S(1), S(1), S(1), S(1), S(0), S(0) -> S(1), S(0), S(0), P, P (not packed).
+//   rnn_scan_backward(w_hh, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n][, w_hr]; the
+//     same attributes) -> dx, dh0[, dc0], dw_hh[, db_hh][, dw_hr]: every output's gradient (the
+//     workspace's is zeros unless a caller differentiates it).
+//     B, S(0), S(0), S(1), S(1), S(1), S(1), S(0), S(0), B -> S(1), S(0), S(0), P, P, P (not
+//     packed).
 // float32 and float64; bfloat16 and float16 computed in float32 (OpDef::bfloat16). The CPU's
 // kernels below (the test device runs them on host views), CUDA's in cuda/rnn.cu. The backward
 // op has no gradient: a second differentiation through it raises naming it.
@@ -59,12 +62,16 @@ int64_t mode_of(const std::string& op, const Attrs& attrs) {
   return mode;
 }
 
-Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t hidden) {
+Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t hidden, int64_t proj) {
   Scan s;
   s.mode = mode_of(op, attrs);
   s.reverse = flag(attrs, "reverse");
   s.has_bias = flag(attrs, "has_bias");
   s.hidden = hidden;
+  s.proj = proj;
+  if (flag(attrs, "has_proj") && s.mode != kLstm) {
+    op_error(op, "has_proj with mode " + std::to_string(s.mode) + ": a projection is LSTM's; expected mode 2");
+  }
   s.batch_first = flag(attrs, "batch_first");
   if (s.batch_first && attrs.has("batch_sizes")) {
     op_error(op, "batch_first with batch_sizes: a packed sequence's steps are time-major; expected one of them");
@@ -133,7 +140,7 @@ struct HostActivations {
 
 // The metas of rnn_scan's inputs by name, checked.
 struct ScanInputs {
-  const TensorMeta *x, *h0, *c0 = nullptr, *w, *b = nullptr;
+  const TensorMeta *x, *h0, *c0 = nullptr, *w, *b = nullptr, *w_hr = nullptr;
 };
 
 void expect_meta(const std::string& op, const TensorMeta& t, const char* what, const Shape& shape, DType dtype) {
@@ -146,28 +153,33 @@ void expect_meta(const std::string& op, const TensorMeta& t, const char* what, c
 // Checks the forward's inputs; returns the scan and fills `named`.
 Scan checked_scan(const std::vector<TensorMeta>& in, const Attrs& attrs, ScanInputs& named) {
   const bool lstm = rnn::mode_of(kScan, attrs) == rnn::kLstm, has_bias = rnn::flag(attrs, "has_bias");
-  kernel::expect_inputs(kScan, in, 3 + lstm + has_bias);
+  const bool has_proj = rnn::flag(attrs, "has_proj");
+  kernel::expect_inputs(kScan, in, 3 + lstm + has_bias + has_proj);
   named.x = &in[0], named.h0 = &in[1];
   if (lstm) named.c0 = &in[2];
   named.w = &in[2 + lstm];
   if (has_bias) named.b = &in[3 + lstm];
+  if (has_proj) named.w_hr = &in.back();
   const DType dtype = in[0].dtype;
   if (dtype != DType::kFloat32 && dtype != DType::kFloat64) {
     op_error(kScan, std::string("the input's dtype is ") + dtype_name(dtype) + "; expected a floating dtype");
   }
-  if (named.h0->shape.size() != 2) {
-    op_error(kScan, "h0 is " + to_string(named.h0->shape) + "; expected [batch, hidden]");
+  const TensorMeta& sized = has_proj ? *named.w_hr : *named.h0;  // [., hidden]
+  if (sized.shape.size() != 2) {
+    op_error(kScan, std::string(has_proj ? "w_hr is " : "h0 is ") + to_string(sized.shape) + "; expected [" +
+                        (has_proj ? "proj_size" : "batch") + ", hidden]");
   }
-  Scan s = rnn::scan_of(kScan, attrs, in[0].shape, named.h0->shape[1]);
+  Scan s = rnn::scan_of(kScan, attrs, in[0].shape, sized.shape[1], has_proj ? sized.shape[0] : 0);
   const int64_t gh = rnn::gates(s.mode) * s.hidden;
   if (in[0].shape.back() != gh) {
     op_error(kScan, "the input projection's last dim is " + std::to_string(in[0].shape.back()) + "; expected " +
                         std::to_string(gh) + " (gates * hidden)");
   }
-  expect_meta(kScan, *named.h0, "h0", {s.batch, s.hidden}, dtype);
+  expect_meta(kScan, *named.h0, "h0", {s.batch, s.state()}, dtype);
   if (named.c0) expect_meta(kScan, *named.c0, "c0", {s.batch, s.hidden}, dtype);
-  expect_meta(kScan, *named.w, "w_hh", {gh, s.hidden}, dtype);
+  expect_meta(kScan, *named.w, "w_hh", {gh, s.state()}, dtype);
   if (named.b) expect_meta(kScan, *named.b, "b_hh", {gh}, dtype);
+  if (named.w_hr) expect_meta(kScan, *named.w_hr, "w_hr", {s.proj, s.hidden}, dtype);
   return s;
 }
 
@@ -181,9 +193,9 @@ std::vector<TensorMeta> scan_infer(const std::vector<TensorMeta>& in, const Attr
   ScanInputs named;
   const Scan s = checked_scan(in, attrs, named);
   const DType dtype = in[0].dtype;
-  std::vector<TensorMeta> out{{with_last(in[0].shape, s.hidden), dtype}, *named.h0};
+  std::vector<TensorMeta> out{{with_last(in[0].shape, s.state()), dtype}, *named.h0};
   if (named.c0) out.push_back(*named.c0);
-  out.push_back({with_last(in[0].shape, rnn::workspace_width(s.mode, s.hidden)), dtype});
+  out.push_back({with_last(in[0].shape, rnn::workspace_width(s.mode, s.hidden, s.proj > 0)), dtype});
   return out;
 }
 
@@ -201,18 +213,19 @@ MF_MULTIVERSIONED void forward_row(int64_t n, const T* x, const T* hp, const T* 
   }
 }
 
-// Previous states hp and cp; dy the output's gradient, dh and dc the running ones (dc
-// overwritten); writes the pre-activations' gradients, GRU's direct term and h_prev.
+// Previous states hp and cp; dy + dh the gradient reaching the cell's output (the output's
+// and the running one; projected, m's through W_hr and the workspace's m), dc the running
+// one (overwritten); writes the pre-activations' gradients and GRU's direct term.
 template <int64_t mode, typename T>
 MF_MULTIVERSIONED void backward_row(int64_t n, const T* ws, const T* dws, const T* y, const T* hp, const T* cp,
-                                    const T* dy, const T* dh, T* dc, T* dx, T* dhp, T* direct, T* h_prev) {
+                                    const T* dy, const T* dh, T* dc, T* dx, T* dhp, T* direct) {
 #pragma omp simd
   for (int64_t j = 0; j < n; ++j) {
     T cell = mode == rnn::kLstm ? dc[j] : T(0);
-    direct[j] = rnn::backward<mode, HostActivations>(n, j, ws, dws, y[j], hp[j], mode == rnn::kLstm ? cp[j] : T(0),
-                                                     dy[j] + dh[j], cell, dx, dhp);
+    direct[j] = rnn::backward<mode, HostActivations>(n, j, ws, dws, mode == rnn::kLstm ? T(0) : y[j],
+                                                     mode == rnn::kGru ? hp[j] : T(0),
+                                                     mode == rnn::kLstm ? cp[j] : T(0), dy[j] + dh[j], cell, dx, dhp);
     if constexpr (mode == rnn::kLstm) dc[j] = cell;
-    h_prev[j] = hp[j];
   }
 }
 
@@ -243,34 +256,52 @@ void for_each_share(const Scan& s, F f) {
                        [&](int64_t p) { f(Share{p, s.batch * p / parts, s.batch * (p + 1) / parts}); });
 }
 
-// The forward on the CPU, T float or double.
+// c[rows, n] = a[rows, k] @ w^T by w's layout for all steps where it has one (w_t), else w
+// as it is.
+template <typename T>
+void multiply_t(const std::optional<kernel::PackedOperand<T>>& w_t, int64_t rows, int64_t n, int64_t k, const T* a,
+                const T* w, T* c) {
+  if (w_t) {
+    w_t->multiply(rows, a, c);
+  } else {
+    kernel::gemm(false, true, rows, n, k, a, w, c);
+  }
+}
+
+// The forward on the CPU, T float or double; w_hr null without a projection.
 template <int64_t mode, typename T>
-void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* w, const T* b, T* y, T* h_n, T* c_n,
-                  T* ws) {
+void scan_forward(const Scan& s, const T* x, const T* h0, const T* c0, const T* w, const T* b, const T* w_hr, T* y,
+                  T* h_n, T* c_n, T* ws) {
   constexpr bool lstm = mode == rnn::kLstm;
-  const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
-  std::copy(h0, h0 + s.batch * n, h_n);
+  const int64_t n = s.hidden, p = s.state(), gh = rnn::gates(mode) * n;
+  const int64_t width = rnn::workspace_width(mode, n, s.proj > 0);
+  std::copy(h0, h0 + s.batch * p, h_n);
   if (lstm) std::copy(c0, c0 + s.batch * n, c_n);
   std::vector<T> hp(static_cast<size_t>(s.batch * gh));
-  // W_hh^T laid out once for all steps' products (gemm.h), where a single step (a cell's
-  // call) reads W_hh as it is, once: the copy would cost more than its faster reads.
-  std::optional<kernel::PackedOperand<T>> w_t;
-  if (s.steps() > 1) w_t.emplace(true, n, gh, w);
+  // With a projection, each step's m = o tanh(c') (the cells' output) back to back, the
+  // projection's left operand.
+  std::vector<T> m(static_cast<size_t>(s.proj ? s.batch * n : 0));
+  // W_hh^T (and W_hr^T) laid out once for all steps' products (gemm.h), where a single step
+  // (a cell's call) reads W_hh as it is, once: the copy would cost more than its faster reads.
+  std::optional<kernel::PackedOperand<T>> w_t, w_hr_t;
+  if (s.steps() > 1) w_t.emplace(true, p, gh, w);
+  if (s.steps() > 1 && s.proj) w_hr_t.emplace(true, n, p, w_hr);
   for_each_share<T>(s, [&](Share share) {
     for (int64_t k = 0; k < s.steps(); ++k) {
       const int64_t t = s.step(k), rows = share.rows(s, t);
       if (rows == 0) continue;
-      const T* h = h_n + share.begin * n;
-      T* out = hp.data() + share.begin * gh;
-      if (w_t) {
-        w_t->multiply(rows, h, out);
-      } else {
-        kernel::gemm(false, true, rows, gh, n, h, w, out);
-      }
+      multiply_t(w_t, rows, gh, p, h_n + share.begin * p, w, hp.data() + share.begin * gh);
       for (int64_t r = share.begin; r < share.begin + rows; ++r) {
         const int64_t row = s.row(t, r);
-        forward_row<mode, T>(n, x + row * gh, hp.data() + r * gh, b, ws + row * width, h_n + r * n,
-                             lstm ? c_n + r * n : nullptr, y + row * n);
+        T* ws_row = ws + row * width;
+        // Projected, the cell's output m goes to the workspace's m and to the product's rows.
+        forward_row<mode, T>(n, x + row * gh, hp.data() + r * gh, b, ws_row, s.proj ? m.data() + r * n : h_n + r * n,
+                             lstm ? c_n + r * n : nullptr, s.proj ? ws_row + 5 * n : y + row * n);
+      }
+      if (s.proj) {
+        T* h = h_n + share.begin * p;
+        multiply_t(w_hr_t, rows, p, n, m.data() + share.begin * n, w_hr, h);
+        for (int64_t r = 0; r < rows; ++r) std::copy(h + r * p, h + (r + 1) * p, y + s.row(t, share.begin + r) * p);
       }
     }
   });
@@ -286,82 +317,116 @@ std::vector<Tensor> scan_kernel(const std::vector<Tensor>& in, const KernelConte
   for (size_t k = 0; k < out_metas.size(); ++k) out.push_back(ctx.output(k, out_metas[k].shape, out_metas[k].dtype));
   const bool lstm = named.c0 != nullptr;
   const Tensor* c0 = lstm ? &in[2] : nullptr;
-  const Tensor* b = s.has_bias ? &in.back() : nullptr;
+  const Tensor* b = s.has_bias ? &in[3 + lstm] : nullptr;
+  const Tensor* w_hr = s.proj ? &in.back() : nullptr;
   visit_dtype(in[0].dtype(), [&](auto v) {
     using T = decltype(v);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
       rnn::with_mode(s.mode, [&](auto mode) {
         scan_forward<mode.value, T>(s, in[0].data_as<T>(), in[1].data_as<T>(), c0 ? c0->data_as<T>() : nullptr,
-                                    in[2 + lstm].data_as<T>(), b ? b->data_as<T>() : nullptr, out[0].data_as<T>(),
-                                    out[1].data_as<T>(), lstm ? out[2].data_as<T>() : nullptr,
-                                    out.back().data_as<T>());
+                                    in[2 + lstm].data_as<T>(), b ? b->data_as<T>() : nullptr,
+                                    w_hr ? w_hr->data_as<T>() : nullptr, out[0].data_as<T>(), out[1].data_as<T>(),
+                                    lstm ? out[2].data_as<T>() : nullptr, out.back().data_as<T>());
       });
     }
   });
   return out;
 }
 
-// rnn_scan_backward's inputs by position: w, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n].
+// rnn_scan_backward's inputs by position: w, h0[, c0], y, workspace, dy, dworkspace, dh_n[, dc_n][, w_hr].
 struct BackwardInputs {
-  size_t w = 0, h0 = 1, c0 = 0, y, ws, dy, dws, dh_n, dc_n = 0;
-  explicit BackwardInputs(bool lstm) {
+  size_t w = 0, h0 = 1, c0 = 0, y, ws, dy, dws, dh_n, dc_n = 0, w_hr = 0, count;
+  BackwardInputs(bool lstm, bool proj) {
     size_t k = 2;
     if (lstm) c0 = k++;
     y = k++, ws = k++, dy = k++, dws = k++, dh_n = k++;
     if (lstm) dc_n = k++;
+    if (proj) w_hr = k++;
+    count = k;
   }
+  explicit BackwardInputs(const Attrs& attrs)
+      : BackwardInputs(attrs.get_int("mode") == rnn::kLstm, rnn::flag(attrs, "has_proj")) {}
 };
+
+// The backward's scan, from w_hh (and w_hr) and the input's gradient's shape dx.
+Scan backward_scan(const std::vector<TensorMeta>& in, const Attrs& attrs, const BackwardInputs& at, const Shape& dx) {
+  const Shape& w = in[at.w].shape;
+  if (!at.w_hr) return rnn::scan_of(kScanBackward, attrs, dx, w[1]);
+  const Shape& w_hr = in[at.w_hr].shape;
+  if (w_hr.size() != 2 || w_hr[0] != w[1]) {
+    op_error(kScanBackward, "w_hr is " + to_string(w_hr) + "; expected [" + std::to_string(w[1]) + ", hidden]");
+  }
+  return rnn::scan_of(kScanBackward, attrs, dx, w_hr[1], w_hr[0]);
+}
 
 std::vector<TensorMeta> backward_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   const bool lstm = rnn::mode_of(kScanBackward, attrs) == rnn::kLstm, has_bias = rnn::flag(attrs, "has_bias");
-  kernel::expect_inputs(kScanBackward, in, lstm ? 9 : 7);
-  const BackwardInputs at(lstm);
+  const BackwardInputs at(attrs);
+  kernel::expect_inputs(kScanBackward, in, at.count);
   const TensorMeta &w = in[at.w], &y = in[at.y];
   if (w.shape.size() != 2 || y.shape.empty()) {
     op_error(kScanBackward, "w_hh is " + to_string(w.shape) + " and y " + to_string(y.shape) +
-                                "; expected [gates * hidden, hidden] and [..., hidden]");
+                                "; expected [gates * hidden, state] and [..., state]");
   }
-  const Scan s = rnn::scan_of(kScanBackward, attrs, with_last(y.shape, w.shape[0]), w.shape[1]);
+  const Scan s = backward_scan(in, attrs, at, with_last(y.shape, w.shape[0]));
+  expect_meta(kScanBackward, w, "w_hh", {rnn::gates(s.mode) * s.hidden, s.state()}, y.dtype);
   expect_meta(kScanBackward, in[at.dy], "dy", y.shape, y.dtype);
-  const Shape ws_shape = with_last(y.shape, rnn::workspace_width(s.mode, s.hidden));
+  const Shape ws_shape = with_last(y.shape, rnn::workspace_width(s.mode, s.hidden, s.proj > 0));
   expect_meta(kScanBackward, in[at.ws], "workspace", ws_shape, y.dtype);
   expect_meta(kScanBackward, in[at.dws], "dworkspace", ws_shape, y.dtype);
-  for (size_t k : {at.h0, at.dh_n}) expect_meta(kScanBackward, in[k], "a state", {s.batch, s.hidden}, y.dtype);
+  for (size_t k : {at.h0, at.dh_n}) expect_meta(kScanBackward, in[k], "a state", {s.batch, s.state()}, y.dtype);
   std::vector<TensorMeta> out{{with_last(y.shape, w.shape[0]), y.dtype}, in[at.h0]};
   if (lstm) out.push_back(in[at.c0]);
   out.push_back(w);
   if (has_bias) out.push_back({{w.shape[0]}, w.dtype});
+  if (at.w_hr) out.push_back(in[at.w_hr]);
   return out;
 }
 
-// The backward's buffers: running gradients of the state (dh, dc: [B, H]), the products'
-// pre-activation gradients dhp (GRU's; dx itself for the others), the previous states
-// h_prev of every row ([N, H]: the weight's gradient is dhp^T h_prev over all rows) and
-// each share's sum of its rows of dhp (db_parts, [shares, G H]: b_hh's gradient summed on
-// the team while the rows are in the cache, where a pass after the scan read them all again
-// on one thread).
+// The backward's buffers: running gradients of the state (dh: [B, P], dc: [B, H]), the
+// products' pre-activation gradients dhp (GRU's; dx itself for the others), the previous
+// states h_prev of every row ([N, P]: the weight's gradient is dhp^T h_prev over all rows)
+// and each share's sum of its rows of dhp (db_parts, [shares, G H]: b_hh's gradient summed
+// on the team while the rows are in the cache, where a pass after the scan read them all
+// again on one thread). Projected: the gradient reaching each row's state (dhr, [N, P]: W_hr's
+// is its product with m) and the step's m's (dm, [B, H]).
 template <typename T>
 struct BackwardBuffers {
-  T *dx, *dh, *dc, *dw, *db;
-  std::vector<T> dhp, h_prev, direct, db_parts;
+  T *dx, *dh, *dc, *dw, *db, *dw_hr;
+  std::vector<T> dhp, h_prev, direct, db_parts, dhr, dm;
 };
 
 // Step t's backward for a share of the batch's rows.
 template <int64_t mode, typename T>
-void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* h0, const T* c0, const T* y,
-                   const T* ws, const T* dy, const T* dws, BackwardBuffers<T>& buf) {
+void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* w_hr, const T* h0, const T* c0,
+                   const T* y, const T* ws, const T* dy, const T* dws, BackwardBuffers<T>& buf) {
   constexpr bool lstm = mode == rnn::kLstm, gru = mode == rnn::kGru;
-  const int64_t n = s.hidden, gh = rnn::gates(mode) * n, width = rnn::workspace_width(mode, n);
+  const int64_t n = s.hidden, p = s.state(), gh = rnn::gates(mode) * n;
+  const int64_t width = rnn::workspace_width(mode, n, s.proj > 0);
   const int64_t rows = share.rows(s, t);
   if (rows == 0) return;
   T* dhp = gru ? buf.dhp.data() : buf.dx;
+  if (s.proj) {
+    // The state's gradient, through h' = m W_hr^T: dm = (dy + dh) W_hr.
+    for (int64_t r = share.begin; r < share.begin + rows; ++r) {
+      const int64_t row = s.row(t, r);
+      T* dhr = buf.dhr.data() + row * p;
+      for (int64_t j = 0; j < p; ++j) dhr[j] = dy[row * p + j] + buf.dh[r * p + j];
+    }
+    kernel::gemm(false, false, rows, n, p, buf.dhr.data() + s.row(t, share.begin) * p, s.row_stride() * p, w_hr,
+                 buf.dm.data() + share.begin * n);
+  }
   for (int64_t r = share.begin; r < share.begin + rows; ++r) {
     const int64_t row = s.row(t, r), prev = s.prev_row(t, r);
-    const T* hp = prev < 0 ? h0 + r * n : y + prev * n;
+    const T* hp = prev < 0 ? h0 + r * p : y + prev * p;
     const T* cp = lstm ? (prev < 0 ? c0 + r * n : ws + prev * width + 4 * n) : nullptr;
-    backward_row<mode, T>(n, ws + row * width, dws + row * width, y + row * n, hp, cp, dy + row * n, buf.dh + r * n,
-                          lstm ? buf.dc + r * n : nullptr, buf.dx + row * gh, dhp + row * gh,
-                          buf.direct.data() + r * n, buf.h_prev.data() + row * n);
+    std::copy(hp, hp + p, buf.h_prev.data() + row * p);
+    // Projected, the cell's output m has the gradient dm and the workspace's m's.
+    const T* ws_row = ws + row * width;
+    const T* dws_row = dws + row * width;
+    backward_row<mode, T>(n, ws_row, dws_row, y + row * p, hp, cp, s.proj ? buf.dm.data() + r * n : dy + row * n,
+                          s.proj ? dws_row + 5 * n : buf.dh + r * n, lstm ? buf.dc + r * n : nullptr,
+                          buf.dx + row * gh, dhp + row * gh, buf.direct.data() + r * n);
     if (buf.db) {
       T* db = buf.db_parts.data() + share.part * gh;
       const T* d = dhp + row * gh;
@@ -370,10 +435,10 @@ void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* h
     }
   }
   // dh_prev = dhp W_hh (+ GRU's direct term) for the step's rows; later rows pass through.
-  T* dh = buf.dh + share.begin * n;
+  T* dh = buf.dh + share.begin * p;
   // W_hh as it is: laid out for oneDNN's blocked product (gemm.h), the step ran no faster
   // (1 thread, 12 steps of an LSTM of 256 on a batch of 64) and 4 steps 10% slower.
-  kernel::gemm(false, false, rows, n, gh, dhp + s.row(t, share.begin) * gh, s.row_stride() * gh, w, dh);
+  kernel::gemm(false, false, rows, p, gh, dhp + s.row(t, share.begin) * gh, s.row_stride() * gh, w, dh);
   if constexpr (gru) {
     const T* direct = buf.direct.data() + share.begin * n;
     for (int64_t i = 0; i < rows * n; ++i) dh[i] += direct[i];
@@ -381,25 +446,41 @@ void backward_step(const Scan& s, int64_t t, Share share, const T* w, const T* h
 }
 
 template <int64_t mode, typename T>
-void scan_backward(const Scan& s, const T* w, const T* h0, const T* c0, const T* y, const T* ws, const T* dy,
-                   const T* dws, const T* dh_n, const T* dc_n, BackwardBuffers<T>& buf) {
-  const int64_t n = s.hidden, gh = rnn::gates(mode) * n, rows = s.rows();
-  std::copy(dh_n, dh_n + s.batch * n, buf.dh);
+void scan_backward(const Scan& s, const T* w, const T* w_hr, const T* h0, const T* c0, const T* y, const T* ws,
+                   const T* dy, const T* dws, const T* dh_n, const T* dc_n, BackwardBuffers<T>& buf) {
+  const int64_t n = s.hidden, p = s.state(), gh = rnn::gates(mode) * n, rows = s.rows();
+  std::copy(dh_n, dh_n + s.batch * p, buf.dh);
   if (dc_n) std::copy(dc_n, dc_n + s.batch * n, buf.dc);
   if (mode == rnn::kGru) buf.dhp.resize(static_cast<size_t>(rows * gh));
-  buf.h_prev.resize(static_cast<size_t>(rows * n));
+  buf.h_prev.resize(static_cast<size_t>(rows * p));
   buf.direct.resize(static_cast<size_t>(s.batch * n));
+  if (s.proj) {
+    buf.dhr.resize(static_cast<size_t>(rows * p));
+    buf.dm.resize(static_cast<size_t>(s.batch * n));
+  }
   const int64_t parts = share_count<T>(s);
   if (buf.db) buf.db_parts.assign(static_cast<size_t>(parts * gh), T(0));
   for_each_share<T>(s, [&](Share share) {
-    for (int64_t k = s.steps() - 1; k >= 0; --k) backward_step<mode>(s, s.step(k), share, w, h0, c0, y, ws, dy, dws, buf);
+    for (int64_t k = s.steps() - 1; k >= 0; --k) {
+      backward_step<mode>(s, s.step(k), share, w, w_hr, h0, c0, y, ws, dy, dws, buf);
+    }
   });
   const T* dhp = mode == rnn::kGru ? buf.dhp.data() : buf.dx;
-  kernel::gemm(true, false, gh, n, rows, dhp, buf.h_prev.data(), buf.dw);
+  kernel::gemm(true, false, gh, p, rows, dhp, buf.h_prev.data(), buf.dw);
+  if (s.proj) {
+    // dW_hr = dhr^T m over all rows, m the workspace's (rows `width` apart, which gemm takes
+    // of its left operand only): as (m^T dhr)^T.
+    const int64_t width = rnn::workspace_width(mode, n, true);
+    std::vector<T> dw_t(static_cast<size_t>(n * p));
+    kernel::gemm(true, false, n, p, rows, ws + 5 * n, width, buf.dhr.data(), dw_t.data());
+    for (int64_t i = 0; i < p; ++i) {
+      for (int64_t j = 0; j < n; ++j) buf.dw_hr[i * n + j] = dw_t[j * p + i];
+    }
+  }
   if (buf.db) {
     std::copy(buf.db_parts.begin(), buf.db_parts.begin() + gh, buf.db);
-    for (int64_t p = 1; p < parts; ++p) {
-      for (int64_t j = 0; j < gh; ++j) buf.db[j] += buf.db_parts[p * gh + j];
+    for (int64_t q = 1; q < parts; ++q) {
+      for (int64_t j = 0; j < gh; ++j) buf.db[j] += buf.db_parts[q * gh + j];
     }
   }
 }
@@ -410,20 +491,25 @@ std::vector<Tensor> backward_kernel(const std::vector<Tensor>& in, const KernelC
   const std::vector<TensorMeta> out_metas = backward_infer(metas, ctx.attrs);
   std::vector<Tensor> out;
   for (size_t k = 0; k < out_metas.size(); ++k) out.push_back(ctx.output(k, out_metas[k].shape, out_metas[k].dtype));
-  const bool lstm = ctx.attrs.get_int("mode") == rnn::kLstm;
-  const BackwardInputs at(lstm);
-  const Scan s = rnn::scan_of(kScanBackward, ctx.attrs, out[0].shape(), in[at.w].shape()[1]);
+  const BackwardInputs at(ctx.attrs);
+  const bool lstm = at.c0 != 0;
+  const Scan s = backward_scan(metas, ctx.attrs, at, out[0].shape());
   visit_dtype(in[0].dtype(), [&](auto v) {
     using T = decltype(v);
     if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      BackwardBuffers<T> buf{out[0].data_as<T>(), out[1].data_as<T>(), lstm ? out[2].data_as<T>() : nullptr,
-                             out[2 + lstm].data_as<T>(), s.has_bias ? out.back().data_as<T>() : nullptr,
-                             {}, {}, {}, {}};
+      BackwardBuffers<T> buf{out[0].data_as<T>(),
+                             out[1].data_as<T>(),
+                             lstm ? out[2].data_as<T>() : nullptr,
+                             out[2 + lstm].data_as<T>(),
+                             s.has_bias ? out[3 + lstm].data_as<T>() : nullptr,
+                             s.proj ? out.back().data_as<T>() : nullptr,
+                             {}, {}, {}, {}, {}, {}};
       rnn::with_mode(s.mode, [&](auto mode) {
-        scan_backward<mode.value, T>(s, in[at.w].data_as<T>(), in[at.h0].data_as<T>(),
-                                     lstm ? in[at.c0].data_as<T>() : nullptr, in[at.y].data_as<T>(),
-                                     in[at.ws].data_as<T>(), in[at.dy].data_as<T>(), in[at.dws].data_as<T>(),
-                                     in[at.dh_n].data_as<T>(), lstm ? in[at.dc_n].data_as<T>() : nullptr, buf);
+        scan_backward<mode.value, T>(s, in[at.w].data_as<T>(), s.proj ? in[at.w_hr].data_as<T>() : nullptr,
+                                     in[at.h0].data_as<T>(), lstm ? in[at.c0].data_as<T>() : nullptr,
+                                     in[at.y].data_as<T>(), in[at.ws].data_as<T>(), in[at.dy].data_as<T>(),
+                                     in[at.dws].data_as<T>(), in[at.dh_n].data_as<T>(),
+                                     lstm ? in[at.dc_n].data_as<T>() : nullptr, buf);
       });
     }
   });
@@ -449,9 +535,10 @@ std::vector<Signature> backward_signatures(const std::vector<TensorMeta>& in, co
                                            const Attrs& attrs) {
   if (attrs.has("batch_sizes")) return {};
   const bool lstm = attrs.get_int("mode") == rnn::kLstm;
-  const BackwardInputs at(lstm);
+  const BackwardInputs at(attrs);
   Signature s{std::vector<Sbp>(in.size(), Sbp::split(0)), std::vector<Sbp>(out.size(), Sbp::partial_sum())};
   s.inputs[at.w] = Sbp::broadcast();
+  if (at.w_hr) s.inputs[at.w_hr] = Sbp::broadcast();
   for (size_t k : {at.y, at.ws, at.dy, at.dws}) s.inputs[k] = batch_split(attrs);
   s.outputs[0] = batch_split(attrs);
   s.outputs[1] = Sbp::split(0);
@@ -469,7 +556,8 @@ std::vector<Var> scan_grad(const GradContext& g) {
   inputs.push_back(g.grad_outputs.back());
   inputs.push_back(g.grad_outputs[1]);
   if (lstm) inputs.push_back(g.grad_outputs[2]);
-  // dx, dh0[, dc0], dw[, db]: the forward's inputs in order.
+  if (rnn::flag(g.attrs, "has_proj")) inputs.push_back(g.inputs.back());
+  // dx, dh0[, dc0], dw[, db][, dw_hr]: the forward's inputs in order.
   return call(kScanBackward, inputs, g.attrs);
 }
 

@@ -7,7 +7,9 @@
 // Gate order as torch's: LSTM i, f, g, o; GRU r, z, n. What the forward keeps for the
 // backward (the workspace row ws) is the activated gates and, for LSTM, the new cell state:
 //   LSTM ws = [i, f, g, o, c'] (5 H), GRU ws = [r, z, n, hn] (4 H) with hn = (h W_hn^T + b_hn),
-//   RNN: nothing (its output is all its backward needs).
+//   RNN: nothing (its output is all its backward needs);
+// an LSTM with a projection (proj_size P: the state h' = m W_hr^T of P values, m = o tanh(c')
+// of H) keeps m too, ws = [i, f, g, o, c', m] (6 H): W_hr's gradient is a product over m.
 // `A` supplies sigmoid and tanh for the device (the CPU's vectorizing ones, CUDA's libm). The
 // mode is a template argument and the cells always inlined, so that the CPU's loop over j
 // has no branch and vectorizes (with_mode picks the instance once per call).
@@ -29,13 +31,16 @@ enum Mode : int64_t { kRnnTanh = 0, kRnnRelu = 1, kLstm = 2, kGru = 3 };
 // The steps of one call: step t's `sizes[t]` rows (every step the whole batch unless packed)
 // are rows row(t, 0), row(t, 1), ... of x, y and the workspace, the running state's first
 // sizes[t] rows: time-major, step t's rows start at offsets[t]; batch_first (x [B, T, G H]),
-// batch row b's steps are rows b T to b T + T - 1, a step's rows T apart.
+// batch row b's steps are rows b T to b T + T - 1, a step's rows T apart. hidden is the
+// cell's width H, proj the projected state's P (LSTM's proj_size; 0: none, the state h of H).
 struct Scan {
-  int64_t mode = kLstm, hidden = 0, batch = 0;
+  int64_t mode = kLstm, hidden = 0, proj = 0, batch = 0;
   bool reverse = false, has_bias = false, batch_first = false;
   std::vector<int64_t> sizes, offsets;
   int64_t steps() const { return static_cast<int64_t>(sizes.size()); }
   int64_t rows() const { return sizes.empty() ? 0 : offsets.back() + sizes.back(); }
+  // The width of h (and of y): P with a projection, else H.
+  int64_t state() const { return proj ? proj : hidden; }
   // The row of step t's batch row b, and how far apart a step's rows are.
   int64_t row(int64_t t, int64_t b) const { return batch_first ? b * steps() + t : offsets[t] + b; }
   int64_t row_stride() const { return batch_first ? steps() : 1; }
@@ -49,14 +54,14 @@ bool flag(const Attrs& attrs, const char* key);
 // Attribute "mode", checked ("[op] mode is ...").
 int64_t mode_of(const std::string& op, const Attrs& attrs);
 
-// The scan of a call with input (or, for the backward, its gradient's) shape x and `hidden`,
-// from attributes mode, reverse, has_bias, batch_first and batch_sizes; bad ones raise
-// "[op] ...".
-Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t hidden);
+// The scan of a call with input (or, for the backward, its gradient's) shape x, `hidden` and
+// `proj` (0: none), from attributes mode, reverse, has_bias, has_proj, batch_first and
+// batch_sizes; bad ones raise "[op] ...".
+Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t hidden, int64_t proj = 0);
 
 MF_HOST_DEVICE inline int64_t gates(int64_t mode) { return mode == kLstm ? 4 : mode == kGru ? 3 : 1; }
-MF_HOST_DEVICE inline int64_t workspace_width(int64_t mode, int64_t hidden) {
-  return mode == kLstm ? 5 * hidden : mode == kGru ? 4 * hidden : 0;
+MF_HOST_DEVICE inline int64_t workspace_width(int64_t mode, int64_t hidden, bool projected) {
+  return mode == kLstm ? (projected ? 6 : 5) * hidden : mode == kGru ? 4 * hidden : 0;
 }
 
 #ifdef __CUDACC__

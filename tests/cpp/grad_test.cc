@@ -393,24 +393,29 @@ std::vector<GradCall> conv3d_calls() {
 }
 
 // rnn_scan in each mode, forward and reverse, time-major, packed (uneven steps) and batch-first,
-// with and without b_hh; every output differentiated (the workspace too: the backward takes
-// its gradient).
+// with and without b_hh, LSTM also with a projection (proj 2 of hidden 3, W_hr's gradient
+// too); every output differentiated (the workspace too: the backward takes its gradient).
 std::vector<GradCall> rnn_calls() {
   const int64_t batch = 4, hidden = 3, steps = 3;
   std::vector<GradCall> calls;
   for (int64_t mode : {0, 1, 2, 3}) {
     const int64_t gh = (mode == 2 ? 4 : mode == 3 ? 3 : 1) * hidden;
-    for (const std::string layout : {"time-major", "packed", "batch-first"}) {
-      const bool packed = layout == "packed", batch_first = layout == "batch-first";
-      const Shape x = packed ? Shape{9, gh} : batch_first ? Shape{batch, steps, gh} : Shape{steps, batch, gh};
-      std::vector<Tensor> in{uniform(x, -1, 1, 1), uniform({batch, hidden}, -1, 1, 2)};
-      if (mode == 2) in.push_back(uniform({batch, hidden}, -1, 1, 3));
-      in.push_back(uniform({gh, hidden}, -0.8, 0.8, 4));
-      if (!packed) in.push_back(uniform({gh}, -0.5, 0.5, 5));
-      Attrs attrs{{"mode", mode}, {"reverse", packed == (mode % 2 == 0)}, {"has_bias", !packed}};
-      if (packed) attrs.set("batch_sizes", Ints{4, 3, 2});
-      if (batch_first) attrs.set("batch_first", true);
-      calls.push_back({"rnn_scan", in, attrs});
+    for (int64_t proj : mode == 2 ? Ints{0, 2} : Ints{0}) {
+      const int64_t state = proj ? proj : hidden;
+      for (const std::string layout : {"time-major", "packed", "batch-first"}) {
+        const bool packed = layout == "packed", batch_first = layout == "batch-first";
+        const Shape x = packed ? Shape{9, gh} : batch_first ? Shape{batch, steps, gh} : Shape{steps, batch, gh};
+        std::vector<Tensor> in{uniform(x, -1, 1, 1), uniform({batch, state}, -1, 1, 2)};
+        if (mode == 2) in.push_back(uniform({batch, hidden}, -1, 1, 3));
+        in.push_back(uniform({gh, state}, -0.8, 0.8, 4));
+        if (!packed) in.push_back(uniform({gh}, -0.5, 0.5, 5));
+        if (proj) in.push_back(uniform({proj, hidden}, -0.8, 0.8, 6));
+        Attrs attrs{{"mode", mode}, {"reverse", packed == (mode % 2 == 0)}, {"has_bias", !packed}};
+        if (proj) attrs.set("has_proj", true);
+        if (packed) attrs.set("batch_sizes", Ints{4, 3, 2});
+        if (batch_first) attrs.set("batch_first", true);
+        calls.push_back({"rnn_scan", in, attrs});
+      }
     }
   }
   return calls;

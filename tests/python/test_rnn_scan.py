@@ -2,7 +2,8 @@
 composition they replaced (each step's cell from linear, sigmoid and tanh: nn.rnn._cell, which
 test_nn_extra checks against NumPy) in values and in every gradient, for float32 and float64,
 both directions, several layers, batch_first (which the op reads and writes as it is), packed
-sequences and initial states; the test device equals the CPU; bfloat16 runs; bad calls of the op raise naming it."""
+sequences, initial states and LSTM's proj_size (projected inside the op); the test device
+equals the CPU; bfloat16 runs; bad calls of the op raise naming it."""
 import numpy as np
 import pytest
 
@@ -17,9 +18,11 @@ RNG = np.random.default_rng(38)
 CLASSES = {"LSTM": nn.LSTM, "GRU": nn.GRU, "RNN_TANH": nn.RNN, "RNN_RELU": nn.RNN}
 
 
-def _make(mode, *args, **kwargs):
+def _make(mode, *args, proj=0, **kwargs):
     if mode == "RNN_RELU":
         kwargs["nonlinearity"] = "relu"
+    if proj:
+        kwargs["proj_size"] = proj
     return CLASSES[mode](*args, **kwargs)
 
 
@@ -35,7 +38,7 @@ def _composed(m, x, h0, c0, batch_sizes=None):
     for layer in range(m.num_layers):
         outs = []
         for direction in range(directions):
-            w_ih, w_hh, b_ih, b_hh, _ = m._weights(layer, direction)
+            w_ih, w_hh, b_ih, b_hh, w_hr = m._weights(layer, direction)
             index = layer * directions + direction
             h, c = h0[index], (c0[index] if lstm else None)
             proj = nn.functional.linear(layer_input, w_ih, b_ih)
@@ -43,7 +46,7 @@ def _composed(m, x, h0, c0, batch_sizes=None):
             for t in (range(steps - 1, -1, -1) if direction else range(steps)):
                 size = sizes[t]
                 xp = proj[offsets[t]:offsets[t] + size] if batch_sizes else proj[t]
-                h_run, c_run = _cell(m.mode, xp, h[:size], c[:size] if lstm else None, w_hh, b_hh)
+                h_run, c_run = _cell(m.mode, xp, h[:size], c[:size] if lstm else None, w_hh, b_hh, w_hr)
                 h = mf.cat([h_run, h[size:]], 0) if size < h.shape[0] else h_run
                 c = (mf.cat([c_run, c[size:]], 0) if size < c.shape[0] else c_run) if lstm else None
                 seq[t] = h_run
@@ -63,19 +66,21 @@ def _grads(m, inputs, outputs, weights):
     return [t.grad.numpy().copy() for t in inputs + params]
 
 
-CASES = [("LSTM", 1, False, False, True), ("LSTM", 2, True, True, True), ("GRU", 2, True, False, True),
-         ("GRU", 1, False, True, False), ("RNN_TANH", 2, True, False, True), ("RNN_RELU", 1, False, False, False)]
+CASES = [("LSTM", 1, False, False, True, 0), ("LSTM", 2, True, True, True, 0), ("GRU", 2, True, False, True, 0),
+         ("GRU", 1, False, True, False, 0), ("RNN_TANH", 2, True, False, True, 0),
+         ("RNN_RELU", 1, False, False, False, 0), ("LSTM", 2, True, True, True, 3), ("LSTM", 1, False, False, False, 2)]
 
 
 @pytest.mark.parametrize("dtype, tol", [(np.float64, 1e-10), (np.float32, 2e-5)])
-@pytest.mark.parametrize("mode, layers, bidirectional, batch_first, bias", CASES)
-def test_fused_equals_the_composition(mode, layers, bidirectional, batch_first, bias, dtype, tol):
-    m = _make(mode, 3, 5, num_layers=layers, bidirectional=bidirectional, batch_first=batch_first, bias=bias)
+@pytest.mark.parametrize("mode, layers, bidirectional, batch_first, bias, proj", CASES)
+def test_fused_equals_the_composition(mode, layers, bidirectional, batch_first, bias, proj, dtype, tol):
+    m = _make(mode, 3, 5, num_layers=layers, bidirectional=bidirectional, batch_first=batch_first, bias=bias,
+              proj=proj)
     if dtype == np.float64:
         m = m.double()
     directions = 2 if bidirectional else 1
     x = RNG.standard_normal((6, 4, 3)).astype(dtype)
-    h0 = RNG.standard_normal((layers * directions, 4, 5)).astype(dtype)
+    h0 = RNG.standard_normal((layers * directions, 4, proj or 5)).astype(dtype)
     c0 = RNG.standard_normal((layers * directions, 4, 5)).astype(dtype)
     tx, th, tc = (mf.tensor(a).requires_grad_() for a in (x, h0, c0))
     hx = (th, tc) if mode == "LSTM" else th
@@ -87,7 +92,7 @@ def test_fused_equals_the_composition(mode, layers, bidirectional, batch_first, 
     for got, ref in ((out, ref_out), (got_h, ref_h), (got_c, ref_c)):
         if ref is not None:
             np.testing.assert_allclose(got.numpy(), ref.numpy(), rtol=tol, atol=tol)
-    weights = [RNG.standard_normal(t.shape) for t in (ref_out, ref_h, ref_h)]
+    weights = [RNG.standard_normal(t.shape) for t in (ref_out, ref_h, ref_h if ref_c is None else ref_c)]
     inputs = [tx, th] + ([tc] if mode == "LSTM" else [])
     got = _grads(m, inputs, [out, got_h, got_c], weights)
     ref = _grads(m, inputs, list(_composed(m, tx, th, tc)), weights)
@@ -95,13 +100,13 @@ def test_fused_equals_the_composition(mode, layers, bidirectional, batch_first, 
         np.testing.assert_allclose(g, r, rtol=tol * 10, atol=tol * 10)
 
 
-@pytest.mark.parametrize("mode", ["LSTM", "GRU", "RNN_TANH"])
+@pytest.mark.parametrize("mode, proj", [("LSTM", 0), ("GRU", 0), ("RNN_TANH", 0), ("LSTM", 3)])
 @pytest.mark.parametrize("sorted_lengths", [True, False])
-def test_packed_equals_the_composition(mode, sorted_lengths):
-    m = _make(mode, 3, 4, num_layers=2, bidirectional=True).double()
+def test_packed_equals_the_composition(mode, proj, sorted_lengths):
+    m = _make(mode, 3, 4, num_layers=2, bidirectional=True, proj=proj).double()
     lengths = [5, 3, 3, 1] if sorted_lengths else [3, 5, 1, 3]
     x = mf.tensor(RNG.standard_normal((5, 4, 3))).requires_grad_()
-    h0 = mf.tensor(RNG.standard_normal((4, 4, 4))).requires_grad_()
+    h0 = mf.tensor(RNG.standard_normal((4, 4, proj or 4))).requires_grad_()
     c0 = mf.tensor(RNG.standard_normal((4, 4, 4))).requires_grad_()
     packed = rnn_utils.pack_padded_sequence(x, lengths, enforce_sorted=sorted_lengths)
     out, state = m(packed, (h0, c0) if mode == "LSTM" else h0)
@@ -128,17 +133,17 @@ def test_packed_equals_the_composition(mode, sorted_lengths):
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
-@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
-def test_batch_shared_by_threads_equals_the_composition(mode, threads):
+@pytest.mark.parametrize("mode, proj", [("LSTM", 0), ("GRU", 0), ("LSTM", 2)])
+def test_batch_shared_by_threads_equals_the_composition(mode, proj, threads):
     """float32 splits the batch between the team's threads for the whole scan: an odd batch,
     a packed sequence whose shorter rows leave a thread's share empty first, every gradient."""
     previous = mf.get_num_threads()
     mf.set_num_threads(threads)
     try:
-        m = _make(mode, 3, 4, num_layers=2, bidirectional=True)
+        m = _make(mode, 3, 4, num_layers=2, bidirectional=True, proj=proj)
         lengths = [4, 6, 1, 6, 3]
         x = mf.tensor(RNG.standard_normal((6, 5, 3)).astype(np.float32)).requires_grad_()
-        h0 = mf.tensor(RNG.standard_normal((4, 5, 4)).astype(np.float32)).requires_grad_()
+        h0 = mf.tensor(RNG.standard_normal((4, 5, proj or 4)).astype(np.float32)).requires_grad_()
         c0 = mf.tensor(RNG.standard_normal((4, 5, 4)).astype(np.float32)).requires_grad_()
         inputs = [x, h0] + ([c0] if mode == "LSTM" else [])
         for packed in (False, True):
@@ -257,15 +262,16 @@ def test_gradients_by_finite_differences(mode):
     check_gradients(run, arrays + ([RNG.standard_normal((2, 2, 3))] if lstm else []))
 
 
-def test_test_device_equals_the_cpu():
-    m = nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+@pytest.mark.parametrize("proj", [0, 3])
+def test_test_device_equals_the_cpu(proj):
+    m = _make("LSTM", 3, 4, num_layers=2, bidirectional=True, proj=proj)
     x, h0 = RNG.standard_normal((5, 2, 3)).astype(np.float32), RNG.standard_normal((4, 2, 4)).astype(np.float32)
     results = []
     for device in ("cpu", "testdev"):
         m.to(device)
         tx = mf.tensor(x, device=device).requires_grad_()
         th = mf.tensor(h0, device=device)
-        out, (h, c) = m(tx, (th, th))
+        out, (h, c) = m(tx, (th[..., :proj] if proj else th, th))
         (out.sum() + h.sum() * 2 + c.sum()).backward()
         results.append([out.numpy(), h.numpy(), c.numpy(), tx.grad.numpy()] +
                        [p.grad.numpy().copy() for p in m.parameters()])
@@ -296,6 +302,12 @@ def test_op_errors_name_the_op():
         apply("rnn_scan", [mf.zeros(4, 8), h, h, w], {"mode": 2, "batch_sizes": [2, 1]})
     with pytest.raises(ValueError, match=r"\[rnn_scan\] batch_first with batch_sizes"):
         apply("rnn_scan", [mf.zeros(4, 8), h, h, w], {"mode": 2, "batch_sizes": [2, 2], "batch_first": True})
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] w_hr is \[2\]; expected \[proj_size, hidden\]"):
+        apply("rnn_scan", [x, h[:, :1], h, w[:, :1], mf.zeros(2)], {"mode": 2, "has_proj": True})
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] h0 is \[2, 2\] float32; expected \[2, 1\]"):
+        apply("rnn_scan", [x, h, h, w[:, :1], mf.zeros(1, 2)], {"mode": 2, "has_proj": True})
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] has_proj with mode 3"):
+        apply("rnn_scan", [mf.zeros(4, 2, 6), h, mf.zeros(6, 1), mf.zeros(1, 2)], {"mode": 3, "has_proj": True})
 
 
 def test_double_backward_is_refused_clearly():

@@ -4,10 +4,11 @@ nn.GRUCell, with torch's parameter names (weight_ih_l{k}[_reverse], weight_hh_l.
 bias_hh_l...), gate order (LSTM: i, f, g, o; GRU: r, z, n), init (U(-1/sqrt(hidden), 1/sqrt(hidden))) and results.
 
 A layer and direction is one product for the input projections of all steps and one op,
-rnn_scan (meshflow/ops/rnn.cc), for the recurrence: each step's h W_hh^T and its gates fused,
-as cuDNN's and oneDNN's RNN primitives; its backward is one op too (no double backward). A
-cell's call is the input's product and rnn_scan over a sequence of one step, the same way;
-LSTM's proj_size steps are composed of linear, sigmoid and tanh (_cell)."""
+rnn_scan (meshflow/ops/rnn.cc), for the recurrence: each step's h W_hh^T and its gates fused
+(and LSTM's proj_size projection, h = (o tanh(c)) W_hr^T), as cuDNN's and oneDNN's RNN
+primitives; its backward is one op too (no double backward). A cell's call is the input's
+product and rnn_scan over a sequence of one step, the same way. _cell composes a step of ops,
+the reference the tests compare the op with."""
 import math
 
 from . import functional as F
@@ -24,8 +25,8 @@ _MODE_IDS = {"RNN_TANH": 0, "RNN_RELU": 1, "LSTM": 2, "GRU": 3}  # meshflow/ops/
 
 
 def _cell(mode, x_proj, h, c, w_hh, b_hh, w_hr=None):
-    """One step given the input's projection x_proj = x W_ih^T + b_ih; returns (h', c') (an
-    LSTM with proj_size: h' projected by w_hr)."""
+    """One step given the input's projection x_proj = x W_ih^T + b_ih, composed of ops (what
+    rnn_scan fuses); returns (h', c') (an LSTM with proj_size: h' projected by w_hr)."""
     h_proj = F.linear(h, w_hh, b_hh)
     if mode == "LSTM":
         i, f, g, o = (x_proj + h_proj).chunk(4, -1)
@@ -42,13 +43,16 @@ def _cell(mode, x_proj, h, c, w_hh, b_hh, w_hr=None):
     return (tanh(pre) if mode == "RNN_TANH" else F.relu(pre)), None
 
 
-def _rnn_scan(mode, x_proj, h, c, w_hh, b_hh, dtype=None, **attrs):
+def _rnn_scan(mode, x_proj, h, c, w_hh, b_hh, dtype=None, w_hr=None, **attrs):
     """The op rnn_scan (meshflow/ops/rnn.cc) over the input's projection x_proj = x W_ih^T +
-    b_ih, with its attributes reverse, batch_first, batch_sizes; returns (y, h_n, c_n). Under
-    autocast the projection may come out in a lower dtype than the state: the recurrence
-    runs in `dtype`, by default the projection's (torch's layers')."""
+    b_ih (with LSTM's projection w_hr), with its attributes reverse, batch_first, batch_sizes;
+    returns (y, h_n, c_n). Under autocast the projection may come out in a lower dtype than
+    the state: the recurrence runs in `dtype`, by default the projection's (torch's layers')."""
     dtype = dtype or x_proj.dtype
-    inputs = [x_proj, h] + ([c] if c is not None else []) + [w_hh] + ([b_hh] if b_hh is not None else [])
+    inputs = [x_proj, h] + ([c] if c is not None else []) + [w_hh] + ([b_hh] if b_hh is not None else []) + \
+        ([w_hr] if w_hr is not None else [])
+    if w_hr is not None:
+        attrs["has_proj"] = True
     outs = apply("rnn_scan", [t if t.dtype == dtype else t.to(dtype) for t in inputs],
                  dict(attrs, mode=_MODE_IDS[mode], has_bias=b_hh is not None))
     return outs[0], outs[1], (outs[2] if c is not None else None)
@@ -122,40 +126,16 @@ class _RNNBase(Module):
 
     def _scan(self, layer, direction, layer_input, h, c, batch_sizes, batch_first=False):
         """One layer and direction: the input projections of every step in one product, then
-        the op rnn_scan (meshflow/ops/rnn.cc) runs the steps, gates fused, reading and writing
-        the sequences batch_first as given. Returns (y, h_n, c_n)."""
-        w_ih, w_hh, b_ih, b_hh, _ = self._weights(layer, direction)
+        the op rnn_scan (meshflow/ops/rnn.cc) runs the steps, gates fused (and the projection
+        with proj_size), reading and writing the sequences batch_first as given. Returns
+        (y, h_n, c_n)."""
+        w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
         attrs = {"reverse": bool(direction)}
         if batch_first:
             attrs["batch_first"] = True
         if batch_sizes is not None:
             attrs["batch_sizes"] = batch_sizes
-        return _rnn_scan(self.mode, F.linear(layer_input, w_ih, b_ih), h, c, w_hh, b_hh, **attrs)
-
-    def _projected_steps(self, layer, direction, layer_input, h, c, batch_sizes):
-        """_scan for an LSTM with proj_size (its h projected by weight_hr at each step), which
-        rnn_scan does not take: the steps composed of ops, one cell at a time."""
-        w_ih, w_hh, b_ih, b_hh, w_hr = self._weights(layer, direction)
-        x_proj = F.linear(layer_input, w_ih, b_ih)  # all steps at once
-        packed = batch_sizes is not None
-        batch = h.shape[0]
-        steps = len(batch_sizes) if packed else layer_input.shape[0]
-        batch_sizes = batch_sizes if packed else [batch] * steps
-        # Each step's rows as one split's outputs, whose backward joins the steps' gradients in
-        # one op (indexing x_proj per step summed x_proj-sized gradients, one per step).
-        x_steps = x_proj.split(batch_sizes, 0) if packed else x_proj.unbind(0)
-        seq = [None] * steps
-        for step in (range(steps - 1, -1, -1) if direction else range(steps)):
-            size = batch_sizes[step]
-            x_step = x_steps[step]
-            if size == batch:
-                h, c = _cell(self.mode, x_step, h, c, w_hh, b_hh, w_hr)
-                seq[step] = h
-            else:
-                h_run, c_run = _cell(self.mode, x_step, h[:size], c[:size], w_hh, b_hh, w_hr)
-                h, c = cat([h_run, h[size:]], 0), cat([c_run, c[size:]], 0)
-                seq[step] = h_run
-        return (cat(seq, 0) if packed else stack(seq, 0)), h, c
+        return _rnn_scan(self.mode, F.linear(layer_input, w_ih, b_ih), h, c, w_hh, b_hh, w_hr=w_hr, **attrs)
 
     def forward(self, input, hx=None):
         lstm = self.mode == "LSTM"
@@ -172,17 +152,14 @@ class _RNNBase(Module):
         elif input.ndim not in (2, 3):
             raise ValueError(f"{type(self).__name__}: Expected input to be 2D or 3D, got {input.ndim}D instead")
         _check_size(self, input, -1, self.input_size, "input_size")
-        # rnn_scan takes batch_first sequences as they are; the projected steps, time-major.
+        # rnn_scan takes batch_first sequences as they are.
         batch_first = False
         if not packed:
             batched = input.ndim == 3
             if not batched:
                 input = input.unsqueeze(1)
             elif self.batch_first:
-                if self.proj_size:
-                    input = input.transpose(0, 1)
-                else:
-                    batch_first = True
+                batch_first = True
             batch = input.shape[0 if batch_first else 1]
         directions = 2 if self.bidirectional else 1
         state_shape = (self.num_layers * directions, batch, self.hidden_size)  # c's; h's is proj_size with one
@@ -204,7 +181,7 @@ class _RNNBase(Module):
                 index = layer * directions + direction
                 args = (layer, direction, layer_input, h0[index], c0[index] if lstm else None,
                         batch_sizes if packed else None)
-                y, h, c = self._projected_steps(*args) if self.proj_size else self._scan(*args, batch_first)
+                y, h, c = self._scan(*args, batch_first)
                 outputs.append(y)
                 h_n.append(h)
                 c_n.append(c)
@@ -222,8 +199,6 @@ class _RNNBase(Module):
         elif not batched:
             output, h_n = output.squeeze(1), h_n.squeeze(1)
             c_n = c_n.squeeze(1) if lstm else None
-        elif self.batch_first and not batch_first:
-            output = output.transpose(0, 1)
         return output, ((h_n, c_n) if lstm else h_n)
 
     def extra_repr(self):

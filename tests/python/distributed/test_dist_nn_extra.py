@@ -65,13 +65,15 @@ def test_multihead_attention_batch_split(name, ranks, need_weights, batch, world
         np.testing.assert_allclose(g, e, rtol=1e-10, atol=1e-12)
 
 
+@pytest.mark.parametrize("proj", [0, 2])  # proj_size: the projection inside the op, W_hr broadcast
 @pytest.mark.parametrize("name, ranks", MESHES, ids=[m[0] for m in MESHES])
-def test_lstm_batch_split(name, ranks, world):
+def test_lstm_batch_split(name, ranks, proj, world):
     if np.array(ranks).size > world:
         pytest.skip(f"needs {np.array(ranks).size} ranks")
     p = mf.placement("cpu", ranks=ranks)
     x = np.random.default_rng(4).standard_normal((6, 4, 3))  # batch first, 6 rows
-    local, other = _twins(lambda: nn.LSTM(3, 4, num_layers=2, bidirectional=True, batch_first=True).double(), 2)
+    local, other = _twins(lambda: nn.LSTM(3, 4, num_layers=2, bidirectional=True, batch_first=True,
+                                          proj_size=proj).double(), 2)
 
     def call(m, inputs, masks):
         out, (h, c) = m(inputs[0])
