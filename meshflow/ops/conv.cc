@@ -825,8 +825,9 @@ std::vector<Signature> pad_signatures(const std::vector<TensorMeta>& in, const s
   return pad_like_signatures(kernel::pad_geometry(kPad, attrs, in[0].shape), attrs);
 }
 
-// Row by row of the output's last dim: the input row each reads (or none: the value), then
-// each element's source in it.
+// Row by row of the output's last dim: the input row each reads (or none: the value), its
+// part inside the output copied as one block, then the few elements before and after it by
+// their sources (a per-element source lookup over the whole row ran 4x slower than torch).
 std::vector<Tensor> pad_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& x = in[0];
   const kernel::PadGeometry g = kernel::pad_geometry(kPad, ctx.attrs, x.shape());
@@ -841,7 +842,9 @@ std::vector<Tensor> pad_kernel(const std::vector<Tensor>& in, const KernelContex
   visit_dtype(x.dtype(), [&](auto v) {
     using T = decltype(v);
     const T fill = static_cast<T>(value);
-    const int64_t width = g.out[last], rows = y.numel() / width;
+    const int64_t width = g.out[last], rows = y.numel() / width, before = g.before[last];
+    // Output positions [lo, hi) read the input row's [lo - before, hi - before).
+    const int64_t lo = std::clamp<int64_t>(before, 0, width), hi = std::clamp<int64_t>(before + g.in[last], 0, width);
     kernel::parallel_for(rows, y.numel() > kernel::kParallelGrain, [&](int64_t r) {
       T* out = y.data_as<T>() + r * width;
       int64_t rest = r, src = 0, stride = g.in[last];
@@ -853,11 +856,18 @@ std::vector<Tensor> pad_kernel(const std::vector<Tensor>& in, const KernelContex
         src += i * stride;
         stride *= g.in[d];
       }
-      const T* row = x.data_as<T>() + (inside ? src : 0);
-      for (int64_t j = 0; j < width; ++j) {
-        const int64_t i = inside ? kernel::pad_source(g, last, j) : -1;
-        out[j] = i >= 0 ? row[i] : fill;
+      if (!inside) {
+        std::fill(out, out + width, fill);
+        return;
       }
+      const T* row = x.data_as<T>() + src;
+      const auto edge = [&](int64_t j) {
+        const int64_t i = kernel::pad_source(g, last, j);
+        out[j] = i >= 0 ? row[i] : fill;
+      };
+      for (int64_t j = 0; j < lo; ++j) edge(j);
+      std::copy(row + (lo - before), row + (hi - before), out + lo);
+      for (int64_t j = hi; j < width; ++j) edge(j);
     });
   });
   return {y};
@@ -889,18 +899,53 @@ std::vector<Signature> pad_backward_signatures(const std::vector<TensorMeta>&, c
   return pad_like_signatures(kernel::pad_geometry(kPadBackward, attrs, Shape(attrs.get_ints("input_shape"))), attrs);
 }
 
+// Row by row of dx's last dim: the dy rows that read it (kernel::pad_preimage of each outer
+// dim), each added in ascending order, and within one its elements in ascending order too,
+// the edges' by their sources and the middle as one vectorized row: every dx element sums its
+// dy elements in the order kernel::pad_backward_at does (the same bits as CUDA's), where
+// that per-element walk over the preimages ran 25x slower than torch.
 std::vector<Tensor> pad_backward_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& dy = in[0];
   const Shape logical(ctx.attrs.get_ints("input_shape"));
   const Shape xs = pad_backward_input(ctx.attrs, dy.shape(), kernel::pad_geometry(kPadBackward, ctx.attrs, logical));
   const kernel::PadGeometry g = kernel::pad_geometry(kPadBackward, ctx.attrs, xs);
   Tensor dx = ctx.output(0, xs, dy.dtype());
+  if (dx.numel() == 0) return {dx};
   visit_dtype(dy.dtype(), [&](auto v) {
     using T = decltype(v);
     if constexpr (std::is_floating_point_v<T>) {
-      T* d = dx.data_as<T>();
-      kernel::parallel_for(dx.numel(), dx.numel() > kernel::kParallelGrain / 4,
-                           [&](int64_t e) { d[e] = kernel::pad_backward_at(g, dy.data_as<T>(), e); });
+      if (g.nd == 0) {
+        *dx.data_as<T>() = *dy.data_as<T>();
+        return;
+      }
+      const int last = g.nd - 1;
+      const int64_t n = g.in[last], width = g.out[last], before = g.before[last], rows = dx.numel() / n;
+      kernel::parallel_for(rows, dx.numel() > kernel::kParallelGrain / 4, [&](int64_t r) {
+        kernel::PadPreimage pre[kernel::kMaxPadDims];
+        int64_t count = 1, rest = r;
+        for (int d = last - 1; d >= 0; --d) {
+          pre[d] = kernel::pad_preimage(g, d, rest % g.in[d]);
+          rest /= g.in[d];
+          count *= pre[d].size();
+        }
+        T* out = dx.data_as<T>() + r * n;
+        std::fill(out, out + n, T(0));
+        for (int64_t t = 0; t < count; ++t) {
+          int64_t k = t, source = 0, stride = 1;
+          for (int d = last - 1; d >= 0; --d) {
+            const int64_t c = pre[d].size();
+            source += pre[d].at(k % c) * stride;
+            k /= c;
+            stride *= g.out[d];
+          }
+          const T* row = dy.data_as<T>() + source * width;
+          for (int64_t o = 0; o < before; ++o) out[kernel::pad_source(g, last, o)] += row[o];
+          const T* middle = row + before;
+#pragma omp simd
+          for (int64_t j = 0; j < n; ++j) out[j] += middle[j];
+          for (int64_t o = before + n; o < width; ++o) out[kernel::pad_source(g, last, o)] += row[o];
+        }
+      });
     }
   });
   return {dx};
