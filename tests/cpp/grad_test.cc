@@ -85,6 +85,13 @@ std::vector<GradCall> unary_calls() {
     calls.push_back({"leaky_relu_backward", {x, away_from_zero({4, 3}, 2)}, {{"negative_slope", slope}}});
     calls.push_back({"leaky_relu_backward", {x, away_from_zero({1, 3}, 2)}, {{"negative_slope", slope}}});
   }
+  // softplus below its threshold everywhere (beta 1 and 2), and above it everywhere (x itself).
+  for (auto [beta, threshold] : {std::pair{1.0, 20.0}, std::pair{2.0, 20.0}, std::pair{1.0, -5.0}}) {
+    const Attrs attrs{{"beta", beta}, {"threshold", threshold}};
+    calls.push_back({"softplus", {x}, attrs});
+    calls.push_back({"softplus_backward", {x, away_from_zero({4, 3}, 2)}, attrs});
+    calls.push_back({"softplus_backward", {x, away_from_zero({1, 3}, 2)}, attrs});
+  }
   // Targets that put elements on both sides of beta (finite differences straddle no edge).
   const Tensor t = away_from_zero({4, 3}, 3);
   for (bool huber : {false, true}) {
