@@ -88,6 +88,27 @@ def cases(shape):
                                                                                          bias=False),
                                                       lib.nn.AdaptiveAvgPool2d(1)), shape),
         "index_add": lambda lib: (message_passing(lib, h * w * 2), (h * w * 2, 1, 4 * c)),
+        "groupnorm": lambda lib: (lib.nn.GroupNorm(8, c), shape),
+        "instancenorm": lambda lib: (lib.nn.InstanceNorm2d(c, affine=True), shape),
+        "embedding": lambda lib: (embedded(lib, VOCAB, tokens), tokens),
+        "pixel_shuffle": lambda lib: (lib.nn.PixelShuffle(2), shape),
+        "unfold": lambda lib: (applied(lib, lambda x: lib.nn.functional.unfold(x, 3, padding=1)), shape),
+        "fold": lambda lib: (applied(lib, lambda x: lib.nn.functional.fold(x, (h, w), 3, padding=1)),
+                             (max(n // 4, 1), 9 * c, h * w)),
+        "pad_reflect": lambda lib: (applied(lib, lambda x: lib.nn.functional.pad(x, (2, 2, 2, 2), mode="reflect")), shape),
+        "pad_replicate": lambda lib: (applied(lib, lambda x: lib.nn.functional.pad(x, (2, 2, 2, 2), mode="replicate")),
+                                      shape),
+        "pad_circular": lambda lib: (applied(lib, lambda x: lib.nn.functional.pad(x, (2, 2, 2, 2), mode="circular")),
+                                     shape),
+        "gelu_tanh": lambda lib: (lib.nn.GELU(approximate="tanh"), tokens),
+        "silu": lambda lib: (lib.nn.SiLU(), shape),
+        "softplus": lambda lib: (lib.nn.Softplus(), shape),
+        "softmax": lambda lib: (lib.nn.Softmax(-1), logits),
+        "log_softmax_nll": lambda lib: (loss_against(lib, lambda x, t: lib.nn.functional.nll_loss(
+            lib.nn.functional.log_softmax(x, 1), t), np.arange(logits[0]) * 7 % logits[1]), logits),
+        "cumsum": lambda lib: (applied(lib, lambda x: x.cumsum(-1)), logits),
+        "gather": lambda lib: (gathered(lib, logits), logits),
+        "masked_fill": lambda lib: (masked(lib, shape), shape),
         "conv3d": lambda lib: (lib.nn.Conv3d(c, c, 3, padding=1, bias=False), volume),
         "bn3d": lambda lib: (lib.nn.BatchNorm3d(c), volume),
         "maxpool3d": lambda lib: (lib.nn.MaxPool3d(2), volume),
@@ -151,6 +172,62 @@ def loss_against(lib, loss, target):
             return self.loss(x, self.target)
 
     return Loss()
+
+
+def applied(lib, f):
+    """A module whose forward is f(x): a functional op as a layer."""
+
+    class Applied(lib.nn.Module):
+        def forward(self, x):
+            return f(x)
+
+    return Applied()
+
+
+def embedded(lib, vocab, shape):
+    """x plus an Embedding(vocab, shape[-1]) of fixed token ids of shape[:-1]: the embedding's
+    backward (its weight's gradient, rows summed by token) beside x's."""
+
+    class Embedded(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = lib.nn.Embedding(vocab, shape[-1])
+            self.register_buffer("ids", lib.tensor(np.random.default_rng(0).integers(0, vocab, shape[:-1])))
+
+        def forward(self, x):
+            return self.embed(self.ids) + x
+
+    return Embedded()
+
+
+def gathered(lib, shape, picks=100):
+    """x.gather(1, ids) of `picks` fixed random columns per row of x [rows, columns]."""
+
+    class Gathered(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            ids = np.random.default_rng(0).integers(0, shape[1], (shape[0], picks))
+            self.register_buffer("ids", lib.tensor(ids))
+
+        def forward(self, x):
+            return x.gather(1, self.ids)
+
+    return Gathered()
+
+
+def masked(lib, shape):
+    """x.masked_fill(mask, 0) for a fixed random mask of half the elements (dropout's
+    pattern written as a mask)."""
+
+    class Masked(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("mask", lib.tensor(np.random.default_rng(0).random(shape) < 0.5))
+
+        def forward(self, x):
+            return x.masked_fill(self.mask, 0.0)
+
+    return Masked()
 
 
 def output_of(nn, rnn):

@@ -51,6 +51,13 @@ ConvGeometry conv_geometry(const std::string& op, const Attrs& attrs, const Shap
 // [N, C_out, out...] of g's k axes.
 Shape conv_output_shape(const ConvGeometry& g);
 
+// unfold's and fold's sliding blocks (torch's im2col and col2im) over C planes of [H, W]
+// (`plane`), as a 2-d convolution's geometry of one group: attributes "kernel_size",
+// "dilation", "padding" (on both sides) and "stride", two ints each, checked ("[op] ..."
+// errors, at least one block). Block b, tap t reads input element (oh s - p + i d, ow s - p +
+// j d) of its plane, (oh, ow) = (b / out[2], b % out[2]), (i, j) = (t / kernel[2], t % kernel[2]).
+ConvGeometry block_geometry(const std::string& op, const Attrs& attrs, int64_t channels, const Shape& plane);
+
 // The shapes the backward ops rebuild from their attributes and operands:
 // the data gradient's x [N, C_in, spatial...] ("input_size", "groups") and the weight
 // gradient's weight [C_out, C_in / groups, kernel...] ("kernel_size", "groups"; dim 1 is 0 for

@@ -255,6 +255,25 @@ struct ClampBackward {
   }
 };
 
+// softplus: log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (torch's);
+// its gradient from (x, dy): dy exp(beta x) / (exp(beta x) + 1), dy where beta x > threshold.
+template <typename T>
+struct Softplus {
+  T beta, threshold;
+  MF_HOST_DEVICE T operator()(T x) const {
+    const T s = x * beta;
+    return s > threshold ? x : std::log1p(std::exp(s)) / beta;
+  }
+};
+template <typename T>
+struct SoftplusBackward {
+  T beta, threshold;
+  MF_HOST_DEVICE T operator()(T x, T dy) const {
+    const T s = x * beta, z = std::exp(s);
+    return s > threshold ? dy : dy * z / (z + T{1});
+  }
+};
+
 // leaky_relu: x where x > 0, else slope x (NaN stays NaN); its gradient from (x, dy): dy where
 // x > 0, else slope dy (slope at 0, as torch's). The product is taken on both sides of the
 // select: a load of slope on one side only keeps the CPU's loop a scalar branch per element.

@@ -957,6 +957,8 @@ std::vector<Signature> gather_signatures(const std::vector<TensorMeta>& in, cons
   return gather_splits(static_cast<int64_t>(in[0].shape.size()), dim, {{{b, s}, {s}}, {{s, b}, {Sbp::partial_sum()}}});
 }
 
+constexpr int64_t kGatherTask = 4096;
+
 std::vector<Tensor> gather_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor& x = in[0];
   const Tensor& index = in[1];
@@ -972,13 +974,29 @@ std::vector<Tensor> gather_kernel(const std::vector<Tensor>& in, const KernelCon
       using T = decltype(v);
       const T* px = x.data_as<T>();
       T* po = out.data_as<T>();
-      kernel::parallel_for(a.outer * m, index.numel() > kernel::kParallelGrain, [&](int64_t line) {
-        const T* xo = px + line / m * size * a.inner;
-        const I* il = idx + line * a.inner;
-        T* ol = po + line * a.inner;
-        for (int64_t i = 0; i < a.inner; ++i) {
-          const int64_t at = il[i] - first;
-          ol[i] = at >= 0 && at < size ? xo[at * a.inner + i] : T{0};
+      // Tasks of whole lines (index's elements at one outer and one position along dim), about
+      // kGatherTask elements each: a task per line cost a call and a division per element
+      // where dim is the last (inner 1), 2.3x torch's time.
+      const int64_t lines = a.outer * m, per_task = std::max<int64_t>(1, kGatherTask / std::max<int64_t>(a.inner, 1));
+      kernel::parallel_for((lines + per_task - 1) / per_task, index.numel() > kernel::kParallelGrain, [&](int64_t t) {
+        const int64_t end = std::min(lines, (t + 1) * per_task);
+        for (int64_t line = t * per_task; line < end;) {
+          const int64_t o = line / m, stop = std::min(end, (o + 1) * m);  // the lines of one outer
+          const T* xo = px + o * size * a.inner;
+          if (a.inner == 1) {  // gather along the last dim: one tight loop over the outer's lines
+            for (; line < stop; ++line) {
+              const int64_t at = idx[line] - first;
+              po[line] = at >= 0 && at < size ? xo[at] : T{0};
+            }
+          }
+          for (; line < stop; ++line) {
+            const I* il = idx + line * a.inner;
+            T* ol = po + line * a.inner;
+            for (int64_t i = 0; i < a.inner; ++i) {
+              const int64_t at = il[i] - first;
+              ol[i] = at >= 0 && at < size ? xo[at * a.inner + i] : T{0};
+            }
+          }
         }
       });
     });

@@ -581,13 +581,10 @@ def silu(input):
 
 @_halves_in_float32("cuda")
 def softplus(input, beta=1.0, threshold=20.0):
-    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (torch's)."""
-    scaled = input * beta
-    # log(1 + exp(-|s|)) + max(s, 0), stable for any sign, written with where so that the
-    # gradient at 0 is sigmoid(0) = 1/2 (abs and relu would each give 0 there).
-    positive = gt(scaled, 0)
-    smooth = (log(exp(where(positive, -scaled, scaled)) + 1.0) + where(positive, scaled, 0.0)) / beta
-    return _C.grad_fn_as(where(gt(scaled, threshold), input, smooth), "SoftplusBackward0", input)
+    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (torch's): the op
+    softplus, whose gradient is dy sigmoid(beta x) there."""
+    out = apply("softplus", [input], {"beta": float(beta), "threshold": float(threshold)})[0]
+    return _C.grad_fn_as(out, "SoftplusBackward0", input)
 
 
 def lerp(input, end, weight):

@@ -85,6 +85,13 @@ std::vector<GradCall> unary_calls() {
     calls.push_back({"leaky_relu_backward", {x, away_from_zero({4, 3}, 2)}, {{"negative_slope", slope}}});
     calls.push_back({"leaky_relu_backward", {x, away_from_zero({1, 3}, 2)}, {{"negative_slope", slope}}});
   }
+  // softplus below its threshold everywhere (beta 1 and 2), and above it everywhere (x itself).
+  for (auto [beta, threshold] : {std::pair{1.0, 20.0}, std::pair{2.0, 20.0}, std::pair{1.0, -5.0}}) {
+    const Attrs attrs{{"beta", beta}, {"threshold", threshold}};
+    calls.push_back({"softplus", {x}, attrs});
+    calls.push_back({"softplus_backward", {x, away_from_zero({4, 3}, 2)}, attrs});
+    calls.push_back({"softplus_backward", {x, away_from_zero({1, 3}, 2)}, attrs});
+  }
   // Targets that put elements on both sides of beta (finite differences straddle no edge).
   const Tensor t = away_from_zero({4, 3}, 3);
   for (bool huber : {false, true}) {
@@ -319,6 +326,13 @@ std::vector<GradCall> conv_calls() {
       {"pad", {away_from_zero({3, 4}, 4)}, {{"pads", Ints{0, 1, 2, 0}}, {"value", 1.5}}},
       {"pad", {x}, {{"pads", Ints{2, 1, 0, 3}}, {"mode", int64_t{1}}}},
       {"pad", {x}, {{"pads", Ints{0, 2, 1, 1}}, {"mode", int64_t{2}}}},
+      {"unfold",
+       {x},
+       {{"kernel_size", Ints{3, 2}}, {"dilation", Ints{1, 2}}, {"padding", Ints{1, 1}}, {"stride", Ints{2, 1}}}},
+      {"fold",
+       {away_from_zero({2, 16, 15}, 4)},
+       {{"output_size", Ints{5, 6}}, {"kernel_size", Ints{2, 2}}, {"dilation", Ints{1, 1}}, {"padding", Ints{1, 0}},
+        {"stride", Ints{2, 1}}}},
       {"upsample_nearest", {x}, {{"output_size", Ints{7, 9}}, {"scale0", 1.5}}},
       {"upsample_nearest", {away_from_zero({2, 2, 5}, 5)}, {{"output_size", Ints{3}}}},
       {"upsample_linear", {x}, {{"output_size", Ints{7, 9}}, {"scale0", 1.5}}},

@@ -36,6 +36,22 @@ def test_elementwise_compositions(dtype):
         mf.clamp(x)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_softplus_is_accurate_far_below_zero_and_its_gradient_is_the_sigmoid(dtype):
+    """float32 runs a vectorized log1p(exp(s)): exact to a few ulps also where exp(s) is tiny
+    (log(1 + e) would round to 0 there); past the threshold, x itself and dy."""
+    a = np.concatenate([np.linspace(-100, 30, 2001), [-1e-3, 0.0, 1e-3]]).astype(dtype)
+    x = mf.tensor(a, requires_grad=True)
+    y = F.softplus(x, beta=1.5, threshold=20.0)
+    s = (a * dtype(1.5)).astype(np.float64)  # beta x rounded in x's dtype, as torch's kernel does too
+    want = np.where(s > 20, a, np.logaddexp(0, s) / 1.5)
+    # float32: a few ulps, and results below the least normal float flushed to 0
+    rtol, atol = (1e-6, 1.2e-38) if dtype == np.float32 else (1e-14, 0)
+    np.testing.assert_allclose(y.detach().numpy(), want, rtol=rtol, atol=atol)
+    y.backward(mf.ones_like(y))
+    np.testing.assert_allclose(x.grad.numpy(), np.where(s > 20, 1.0, 1 / (1 + np.exp(-s))), rtol=rtol, atol=atol)
+
+
 def test_integer_remainder_and_floor():
     a = np.array([-7, -1, 0, 5, 9], np.int64)
     x = mf.tensor(a)

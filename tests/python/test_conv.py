@@ -297,6 +297,25 @@ def test_pad_reflect_and_replicate(mode, shape, pads):
     check_gradients(lambda t: F.pad(t, pads, mode=mode), [x])
 
 
+@pytest.mark.parametrize("mode", ["reflect", "replicate"])
+@pytest.mark.parametrize("shape,pads", [((4, 8, 20, 30), (3, 2, 1, 4)), ((2, 3, 4, 5, 6), (1, 2, 0, 3, 2, 1)),
+                                        ((3, 40), (5, 7))])
+def test_pad_backward_is_the_scatter_add_of_dy(mode, shape, pads):
+    """dx sums dy over the elements that read each input element, in ascending order of dy's
+    index (np.add.at's), so the bits match; the first case is large enough to run on the team."""
+    x = randn(*shape)
+    widths = [(0, 0)] * (len(shape) - len(pads) // 2) + [(pads[2 * i], pads[2 * i + 1])
+                                                           for i in reversed(range(len(pads) // 2))]
+    source = np.pad(np.arange(x.size).reshape(shape), widths, mode="reflect" if mode == "reflect" else "edge")
+    dy = randn(*source.shape)
+    want = np.zeros(x.size)
+    np.add.at(want, source.ravel(), dy.ravel())
+    t = mf.tensor(x, requires_grad=True)
+    F.pad(t, pads, mode=mode).backward(mf.tensor(dy))
+    np.testing.assert_array_equal(t.grad.numpy(), want.reshape(shape))
+    np.testing.assert_array_equal(F.pad(mf.tensor(x), pads, mode=mode).numpy(), x.ravel()[source])
+
+
 def np_nearest(x, out, scales):
     """torch's nearest source index per dim: floor(o * scale) in float32, clamped."""
     for d, (n_out, s) in enumerate(zip(out, scales)):

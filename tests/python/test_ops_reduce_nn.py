@@ -440,7 +440,9 @@ def test_embedding_backward_errors():
 # gather, gather_backward
 
 GATHER_CASES = [((5, 7), (5, 1), 1), ((4, 3, 5), (4, 6, 5), 1), ((6, 3), (2, 3), 0), ((6, 3), (6, 3), -2),
-                ((3, 4), (3, 0), 1)]
+                ((3, 4), (3, 0), 1),
+                # tasks of several lines that begin and end within an outer's, on the team too
+                ((300, 50), (300, 40), 1), ((100, 40, 10), (100, 50, 10), 1)]
 
 
 def gather_index(x_shape, index_shape, dim, dtype):

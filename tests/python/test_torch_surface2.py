@@ -144,6 +144,24 @@ def test_unfold_and_fold(k, d, p, s):
     np.testing.assert_array_equal(nn.Unfold(k, d, p, s)(mf.tensor(x).to("testdev")).cpu().numpy(), cols.numpy())
 
 
+@pytest.mark.parametrize("k, d, p, s", [((3, 2), (2, 1), (2, 1), (1, 2)), ((3, 3), (1, 1), (1, 1), (1, 1))])
+def test_fold_sums_in_tap_order_and_unfold_copies_on_the_team(k, d, p, s):
+    """Large enough for the OpenMP team: unfold's copy is exact, and fold adds each element's
+    entries in (channel, tap, block) order, np.add.at's over the flat input, so the bits match."""
+    x = randn(4, 5, 20, 23).astype(np.float32)
+    cols = F.unfold(mf.tensor(x), k, d, p, s)
+    np.testing.assert_array_equal(cols.numpy(), unfold_reference(x, k, d, p, s).astype(np.float32))
+    source = unfold_reference(np.arange(x.size, dtype=np.float64).reshape(x.shape) + 1, k, d, p, s).astype(np.int64) - 1
+    y = randn(*cols.shape).astype(np.float32)
+    want = np.zeros(x.size + 1, np.float32)  # the last slot takes the padding's entries
+    np.add.at(want, np.where(source < 0, x.size, source).ravel(), y.ravel())
+    np.testing.assert_array_equal(F.fold(mf.tensor(y), (20, 23), k, d, p, s).numpy(), want[:-1].reshape(x.shape))
+    with pytest.raises(ValueError, match=r"\[fold\] the input has shape \[4, 5, 7\]; expected dim 1 divisible"):
+        F.fold(mf.zeros(4, 5, 7), (20, 23), k, d, p, s)
+    with pytest.raises(ValueError, match=r"\[unfold\] a spatial size \[2, 2\] .* gives no blocks"):
+        F.unfold(mf.zeros(1, 1, 2, 2), 3)
+
+
 def test_adaptive_pools_1d():
     x = randn(2, 3, 11)
     for out in (4, 5, 11):

@@ -452,6 +452,63 @@ std::vector<Tensor> pad_backward(const std::vector<Tensor>& in, const KernelCont
 }
 
 // ---------------------------------------------------------------------------------------------
+// unfold, fold (kernel::block_geometry: 2-d, its depth axis trivial)
+
+template <typename T>
+__global__ void unfold_kernel(ConvGeometry g, const T* __restrict__ x, T* __restrict__ y, int64_t total) {
+  const int64_t taps = g.kernel_volume(), pixels = g.out_volume();
+  for (int64_t e = first_index(); e < total; e += grid_step()) {
+    const int64_t b = e % pixels, t = e / pixels % taps, plane = e / (pixels * taps);
+    const int64_t ih = tap_source(g, 1, b / g.out[2], t / g.kernel[2]), iw = tap_source(g, 2, b % g.out[2], t % g.kernel[2]);
+    y[e] = ih >= 0 && iw >= 0 ? x[plane * g.in_volume() + ih * g.in[2] + iw] : T(0);
+  }
+}
+
+std::vector<Tensor> unfold(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  const Shape& xs = x.shape();
+  const ConvGeometry g = kernel::block_geometry("unfold", ctx.attrs, xs[1], {xs[2], xs[3]});
+  Memory& mem = memory_of(in);
+  Tensor y = output(ctx, 0, {xs[0], xs[1] * g.kernel_volume(), g.out_volume()}, x.dtype(), mem);
+  const int64_t total = y.numel();
+  launch_per_element("unfold", x.dtype(), total, [&](auto v, unsigned blocks) {
+    using T = decltype(v);
+    unfold_kernel<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(), total);
+  });
+  return {y};
+}
+
+// A thread per output element sums its blocks' entries in tap order, as the CPU's col2im.
+template <typename T>
+__global__ void fold_kernel(ConvGeometry g, const T* __restrict__ cols, T* __restrict__ y, int64_t total) {
+  const int64_t taps = g.kernel_volume(), pixels = g.out_volume();
+  for (int64_t e = first_index(); e < total; e += grid_step()) {
+    const int64_t at = e % g.in_volume(), plane = e / g.in_volume();
+    const T* entries = cols + plane * taps * pixels;
+    T sum = 0;
+    for (int64_t t = 0; t < taps; ++t) {
+      const int64_t oh = tap_target(g, 1, at / g.in[2], t / g.kernel[2]), ow = tap_target(g, 2, at % g.in[2], t % g.kernel[2]);
+      if (oh >= 0 && ow >= 0) sum += entries[t * pixels + oh * g.out[2] + ow];
+    }
+    y[e] = sum;
+  }
+}
+
+std::vector<Tensor> fold(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  const std::vector<int64_t>& size = ctx.attrs.get_ints("output_size");
+  const ConvGeometry g = kernel::block_geometry("fold", ctx.attrs, 0, Shape(size));
+  Memory& mem = memory_of(in);
+  Tensor y = output(ctx, 0, {x.shape()[0], x.shape()[1] / g.kernel_volume(), size[0], size[1]}, x.dtype(), mem);
+  const int64_t total = y.numel();
+  launch_per_element("fold", x.dtype(), total, [&](auto v, unsigned blocks) {
+    using T = decltype(v);
+    fold_kernel<<<blocks, kThreads, 0, stream()>>>(g, x.data_as<T>(), y.data_as<T>(), total);
+  });
+  return {y};
+}
+
+// ---------------------------------------------------------------------------------------------
 // upsample_nearest, upsample_nearest_backward
 
 template <typename T>
@@ -575,6 +632,8 @@ void add_conv_kernels(OpRegistry& r) {
   }
   r.add_kernel("cuda", "pad", pad);
   r.add_kernel("cuda", "pad_backward", pad_backward);
+  r.add_kernel("cuda", "unfold", unfold);
+  r.add_kernel("cuda", "fold", fold);
   r.add_kernel("cuda", "upsample_nearest", upsample_nearest);
   r.add_kernel("cuda", "upsample_nearest_backward", upsample_nearest_backward);
   r.add_kernel("cuda", "upsample_linear", upsample_linear);

@@ -354,6 +354,26 @@ Kernel leaky_relu(const char* name, bool backward) {
   };
 }
 
+// softplus and its backward (x, dy): float x (the op's infer refuses others).
+Kernel softplus(const char* name, bool backward) {
+  return [name, backward](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = output(ctx, 0, in[0].shape(), in[0].dtype(), memory_of(in));
+    visit_dtype(out.dtype(), [&](auto v) {
+      using T = decltype(v);
+      if constexpr (!kIntegral<T>) {
+        const T beta = static_cast<T>(ctx.attrs.get_float("beta"));
+        const T threshold = static_cast<T>(ctx.attrs.get_float("threshold"));
+        if (backward) {
+          launch<T, T, T>(name, scalar::SoftplusBackward<T>{beta, threshold}, out, {&in[0], &in[1]});
+        } else {
+          launch<T, T>(name, scalar::Softplus<T>{beta, threshold}, out, {&in[0]});
+        }
+      }
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
 // Two inputs of one dtype (bool too), a bool result.
 template <typename F>
 Kernel predicate2(const char* name) {
@@ -540,6 +560,8 @@ void add_elementwise_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "hardtanh_backward", clamp_backward("hardtanh_backward", true));
   r.add_kernel("cuda", "leaky_relu", leaky_relu("leaky_relu", false));
   r.add_kernel("cuda", "leaky_relu_backward", leaky_relu("leaky_relu_backward", true));
+  r.add_kernel("cuda", "softplus", softplus("softplus", false));
+  r.add_kernel("cuda", "softplus_backward", softplus("softplus_backward", true));
   r.add_kernel("cuda", "smooth_l1", smooth_l1("smooth_l1", false));
   r.add_kernel("cuda", "smooth_l1_backward", smooth_l1("smooth_l1_backward", true));
 

@@ -4,8 +4,9 @@ adaptive_avg_pool1d / adaptive_max_pool1d, interpolate's 'linear', 'bilinear', '
 modes, pairwise_distance, and the margin, ranking, Poisson, Gaussian and CTC losses, each
 as torch defines it.
 
-interpolate's linear and cubic modes are the op upsample_linear (ops/conv.cc); the rest are
-compositions of existing ops (reshape and permute; index_select and index_add at index vectors
+interpolate's linear and cubic modes are the op upsample_linear (ops/conv.cc), unfold and fold
+the ops of those names there; the rest are
+compositions of existing ops (reshape and permute; index_select at index vectors
 computed on the host from the shapes alone; elementwise ops, reductions), so they run on every
 device and layout those do, and their gradients are those ops'. The
 constants they make (indices, interpolation weights) go where the input is: on its device,
@@ -17,10 +18,9 @@ import numpy as _np
 
 from .. import _C
 from .._ops_elementwise import exp, log, maximum, minimum, where
-from .._ops_index import _ints_like, _placed_like, gather, index_add, index_select, one_hot
+from .._ops_index import _ints_like, _placed_like, gather, index_select, one_hot
 from .._ops_math import cumsum
 from .._ops_shape import cat
-from .._ops_creation import zeros
 from .._tensor import Tensor, apply, tensor
 from .._inplace import _gathered_back, _viewing
 from .._dtype import uint8
@@ -98,67 +98,35 @@ def channel_shuffle(input, groups):
 
 
 # ---------------------------------------------------------------------------------------------
-# unfold (im2col) and fold (col2im): one index_select / index_add over the padded, flattened
-# spatial dims, at the positions each block reads.
+# unfold (im2col) and fold (col2im): the ops of those names (ops/conv.cc), each the other's
+# gradient.
 
-def _block_positions(size, kernel, dilation, padding, stride, op):
-    """The flat positions in the padded [H + 2 ph, W + 2 pw] plane that the blocks read, in
-    unfold's order (kernel offset, then block); the padded size and the block counts."""
-    padded = [size[d] + 2 * padding[d] for d in range(2)]
-    blocks = [(padded[d] - dilation[d] * (kernel[d] - 1) - 1) // stride[d] + 1 for d in range(2)]
-    if min(blocks) <= 0:
-        raise RuntimeError(f"[{op}] a spatial size {tuple(size)} with kernel {kernel}, dilation {dilation}, padding "
-                           f"{padding} and stride {stride} gives no blocks; expected a positive number of blocks")
-    ki, kj = _np.meshgrid(_np.arange(kernel[0]), _np.arange(kernel[1]), indexing="ij")
-    bi, bj = _np.meshgrid(_np.arange(blocks[0]), _np.arange(blocks[1]), indexing="ij")
-    rows = ki.reshape(-1, 1) * dilation[0] + bi.reshape(1, -1) * stride[0]
-    cols = kj.reshape(-1, 1) * dilation[1] + bj.reshape(1, -1) * stride[1]
-    return (rows * padded[1] + cols).reshape(-1), padded, blocks
-
-
-def _block_args(kernel_size, dilation, padding, stride, op):
-    return (_pair(kernel_size, 2, "kernel_size", op), _pair(dilation, 2, "dilation", op),
-            _pair(padding, 2, "padding", op), _pair(stride, 2, "stride", op))
+def _block_attrs(kernel_size, dilation, padding, stride, op):
+    return {"kernel_size": list(_pair(kernel_size, 2, "kernel_size", op)),
+            "dilation": list(_pair(dilation, 2, "dilation", op)), "padding": list(_pair(padding, 2, "padding", op)),
+            "stride": list(_pair(stride, 2, "stride", op))}
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     """torch's im2col: [N, C, H, W] (or [C, H, W]) -> [N, C kh kw, L], the sliding blocks as
     columns (channel-major, then kernel offset), L blocks in row-major order."""
-    from .functional import pad
-    kernel, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride, "unfold")
+    attrs = _block_attrs(kernel_size, dilation, padding, stride, "unfold")
     if input.ndim not in (3, 4):
         raise ValueError(f"[unfold] input of shape {tuple(input.shape)}; expected [N, C, H, W] or [C, H, W]")
     x = input if input.ndim == 4 else input.unsqueeze(0)
-    n, c, h, w = x.shape
-    positions, padded, blocks = _block_positions((h, w), kernel, dilation, padding, stride, "unfold")
-    if any(padding):
-        x = pad(x, (padding[1], padding[1], padding[0], padding[0]))
-    cols = index_select(x.reshape([n, c, padded[0] * padded[1]]), 2, _ints_like(x, positions))
-    out = cols.reshape([n, c * kernel[0] * kernel[1], blocks[0] * blocks[1]])
+    out = _C.grad_fn_as(apply("unfold", [x], attrs)[0], "Im2ColBackward0", x)
     return out if input.ndim == 4 else out.squeeze(0)
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
     """torch's col2im, unfold's adjoint: [N, C kh kw, L] (or [C kh kw, L]) -> [N, C, H, W],
     overlapping blocks summed."""
-    kernel, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride, "fold")
-    size = _pair(output_size, 2, "output_size", "fold")
+    attrs = _block_attrs(kernel_size, dilation, padding, stride, "fold")
+    attrs["output_size"] = list(_pair(output_size, 2, "output_size", "fold"))
     if input.ndim not in (2, 3):
         raise ValueError(f"[fold] input of shape {tuple(input.shape)}; expected [N, C*kh*kw, L] or [C*kh*kw, L]")
     x = input if input.ndim == 3 else input.unsqueeze(0)
-    n, ck, length = x.shape
-    positions, padded, blocks = _block_positions(size, kernel, dilation, padding, stride, "fold")
-    k = kernel[0] * kernel[1]
-    if ck % k or length != blocks[0] * blocks[1]:
-        raise RuntimeError(f"[fold] input of shape {tuple(input.shape)}; expected dim -2 divisible by "
-                           f"kernel_size's product {k} and dim -1 equal to the {blocks[0] * blocks[1]} blocks of "
-                           f"output_size {size}")
-    c = ck // k
-    plane = zeros([n, c, padded[0] * padded[1]], dtype=x.dtype, device=x.device) if not x.is_global else \
-        _placed_like(x, zeros([n, c, padded[0] * padded[1]], dtype=x.dtype))
-    summed = index_add(plane, 2, _ints_like(x, positions), x.reshape([n, c, k * length]))
-    out = summed.reshape([n, c, padded[0], padded[1]])[:, :, padding[0]:padding[0] + size[0],
-                                                       padding[1]:padding[1] + size[1]]
+    out = _C.grad_fn_as(apply("fold", [x], attrs)[0], "Col2ImBackward0", x)
     return out if input.ndim == 3 else out.squeeze(0)
 
 
