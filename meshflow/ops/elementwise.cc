@@ -889,7 +889,10 @@ OpDef softplus_op() {
       if constexpr (std::is_floating_point_v<T>) {
         const auto [beta, threshold] = softplus_attrs<T>(ctx.attrs);
         if constexpr (std::is_same_v<T, float>) {
-          map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), [beta, threshold](float x) {
+          // Always inlined, as float32_by's: called out of line from the multiversioned loop,
+          // its fma went through libm's fmaf, scalar.
+          map(in[0].data_as<T>(), out.data_as<T>(), out.numel(), [beta, threshold](float x)
+                                                                      __attribute__((always_inline)) {
             const float s = x * beta, smooth = fast_softplus(s) / beta;
             return s > threshold ? x : smooth;
           });
@@ -926,7 +929,7 @@ OpDef softplus_backward_op() {
         const T *x = in[0].data_as<T>(), *dy = in[1].data_as<T>();
         if constexpr (std::is_same_v<T, float>) {
           kernel::activation_backward_loop(x, dy, in[1].shape(), out.data_as<T>(), out.shape(),
-                                           [beta, threshold](float xi, float g) {
+                                           [beta, threshold](float xi, float g) __attribute__((always_inline)) {
                                              const float s = xi * beta, smooth = g * fast_math::sigmoid(s);
                                              return s > threshold ? g : smooth;
                                            });
