@@ -56,10 +56,16 @@ class Shard(Placement):
     def __repr__(self):
         return f"Shard(dim={self.dim})"
 
+    def __str__(self):  # torch's short form (str(p), an f-string); repr is the long one
+        return f"S({self.dim})"
+
 
 class Replicate(Placement):
     def __repr__(self):
         return "Replicate()"
+
+    def __str__(self):
+        return "R"
 
 
 class Partial(Placement):
@@ -73,6 +79,9 @@ class Partial(Placement):
 
     def __repr__(self):
         return f"Partial({self.reduce_op})"
+
+    def __str__(self):
+        return f"P({self.reduce_op})"
 
 
 def _to_sbp(place, ndim):
