@@ -28,7 +28,14 @@ In meshflow's own idioms (g*), each must print on 2 ranks what it printed in one
 None on the others): a Conv / BatchNorm2d graph switched between training and evaluation with
 an eager evaluation compared beside it; a decoder that makes its position ids, causal and
 padding masks and per-feature weights in forward (local) beside split activations; rank-0
-logging with every rank saving and loading a checkpoint of global tensors behind barriers.
+logging with every rank saving and loading a checkpoint of global tensors behind barriers;
+eager training with a graph evaluating between epochs, its state reloaded into a new model;
+masks and weights made locally (written in place, sliced) in a Conv1d / BatchNorm forward on a
+split batch; split weights (an embedding's rows, a head's columns) and AdamW's state saved and
+read back as whole local tensors on every rank; a split model with BatchNorm, Adam and a
+scheduler saved after 2 steps, then continued (k00). k01 reads k00's checkpoint as it was
+saved on 2 ranks (user_programs13/k00_saved_on_two_ranks) into a plain local model, optimizer
+and scheduler in every process of a job of 1, 2 or 4 ranks, and must continue as k00 did.
 Every test runs under test_dist_user_programs4's time limit."""
 import json
 import os
@@ -46,7 +53,7 @@ RANKS = {"d": 2}  # the job size each torch program was recorded on
 EXPECTED, PROGRAMS = recorded(HERE, RANKS)
 with open(os.path.join(HERE, "expected_one_process.json")) as f:
     ONE_PROCESS = json.load(f)
-OWN_IDIOMS = sorted(ONE_PROCESS)
+OWN_IDIOMS = sorted(name for name in ONE_PROCESS if name != "k01_two_rank_bn_ckpt_local_model_any_world")
 # What Adam makes of rounding noise (docs/porting.md, "Distributed equals one device up to
 # rounding", test_dist_global_programs' BIAS_BEFORE_NORM_UNDER_ADAM): a convolution's bias
 # right before a BatchNorm has a gradient that is rounding noise only (about 1e-8 in torch and
@@ -72,3 +79,10 @@ def test_own_idiom_prints_what_it_printed_in_one_process(name):
     noise = BIAS_BEFORE_NORM_UNDER_ADAM.get(name, set())
     got, want = ({k: v for k, v in d.items() if k not in noise} for d in (got, want))
     assert close(got, want, 1e-4, 1e-5), f"{name} on rank {RANK}: {got} != one process's {want}"
+
+
+def test_a_two_rank_checkpoint_continues_in_a_local_model_on_every_rank_of_this_job():
+    got = result_sharing_tempdir(os.path.join(HERE, "k01_two_rank_bn_ckpt_local_model_any_world.py"))
+    saver = ONE_PROCESS["k00_bn_split_model_saved_then_continued"]
+    want = {"cont": saver["cont"], "ev": saver["ev"], "lr": saver["lr"], "local": True, "nbt": 4}
+    assert close(got, want, 1e-4, 1e-5), f"on {WORLD} ranks, rank {RANK}: {got} != {want}"
