@@ -471,6 +471,7 @@ void bind_autograd(py::module_& m) {
       .def_property_readonly("grad_fn", [](const Var& v) { return v.grad_fn(); })
       .def("detach", &Var::detach)
       .def("set_data", &Var::set_data, py::arg("value"))
+      .def("set_data_in_place", &Var::set_data_in_place, py::arg("value"))
       .def("assign", &Var::assign, py::arg("result"), py::arg("since") = UINT64_MAX)
       .def("follow_write", &follow_write, py::arg("result"))
       .def_property_readonly("version", &Var::version)

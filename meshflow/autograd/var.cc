@@ -594,7 +594,21 @@ std::variant<Tensor, GlobalTensor> stored_value(const VarImpl& impl, const VarIm
   return convert(v, storage.placement, storage.nd_sbp);
 }
 
-// An in-place write's new value for `impl`: stored_value, but written over the old one's
+// stored_value of a write in place (an in-place op, an optimizer's step, load_state_dict's
+// copy): a local value takes the memory format the old one has to users, as torch's in-place
+// writes keep strides, so that a channels_last parameter stays channels_last after its step
+// and a row-major tensor does not become channels_last by taking a channels_last value (that
+// value's bytes stay, relabelled as the layout a convolution chose: no copy).
+std::variant<Tensor, GlobalTensor> stored_in_place(const VarImpl& impl, const VarImpl& value) {
+  const Tensor* old = std::get_if<Tensor>(&impl.value);
+  const Tensor* now = std::get_if<Tensor>(&value.value);
+  if (!old || !now || now->shape() != old->shape()) return stored_value(impl, value);
+  const bool wanted = old->format() == MemoryFormat::kChannelsLast;
+  if (wanted == (now->format() == MemoryFormat::kChannelsLast)) return *now;
+  return to_memory_format(*now, wanted ? MemoryFormat::kChannelsLast : MemoryFormat::kChannelsLastInternal);
+}
+
+// An in-place write's new value for `impl`: stored_in_place, but written over the old one's
 // memory where NumPy shares it (torch.from_numpy, Tensor.numpy()), so that the array sees
 // the write; there a value made over that memory already (an indexed write's) is taken as it
 // is. `over_old`: whether the old value's bytes changed.
@@ -603,7 +617,7 @@ std::variant<Tensor, GlobalTensor> written_value(const VarImpl& impl, const VarI
   const Tensor* now = std::get_if<Tensor>(&value.value);
   if (!old || !now || !vm::shared_with_host(*old) || now->shape() != old->shape() ||
       now->dtype() != old->dtype() || &now->memory() != &old->memory()) {
-    return stored_value(impl, value);
+    return stored_in_place(impl, value);
   }
   over_old = true;
   if (now->is_ready() && now->data() == old->data()) return *now;
@@ -628,6 +642,13 @@ void Var::set_data(const Var& value) {
   VarImpl& impl = checked(impl_);
   impl.value = stored_value(impl, checked(value.impl_));
   impl.aliases = impl.aliases || value.impl_->aliases;  // a written view's memory may still be its base's
+  ++counting(impl_)->version;
+}
+
+void Var::set_data_in_place(const Var& value) {
+  VarImpl& impl = checked(impl_);
+  impl.value = stored_in_place(impl, checked(value.impl_));
+  impl.aliases = impl.aliases || value.impl_->aliases;
   ++counting(impl_)->version;
 }
 

@@ -72,6 +72,9 @@ class Var {
   // Replaces the value in place, keeping this Var's identity and its place in modules and
   // optimizers (an optimizer step). Shape, dtype and layout may change; the graph does not.
   void set_data(const Var& value);
+  // set_data of a value torch writes in place (an optimizer's step, load_state_dict's copy_):
+  // a local value takes the memory format this Var's has to users, as assign's does.
+  void set_data_in_place(const Var& value);
   // An in-place op's write (x.add_(y), x[i] = v): this Var takes `result`'s value, computed
   // out of place from the old one, and while gradients are recorded, result's place in the
   // graph too (a leaf that requires grad refuses, as PyTorch's). Without recording (no_grad)

@@ -270,7 +270,7 @@ void Module::load_state_dict(const StateDict& state, bool strict) {
     if (!state.contains(name)) continue;
     // A copy (a cast always makes one), as torch's copy_: the module's later in-place steps
     // must not write the state given, nor another module that loaded it.
-    p.set_data(call1("cast", {in_layout_of(state.at(name).detach(), p)}, {{"dtype", p.dtype()}}));
+    p.set_data_in_place(call1("cast", {in_layout_of(state.at(name).detach(), p)}, {{"dtype", p.dtype()}}));
   }
 }
 

@@ -205,7 +205,7 @@ Var Optimizer::state_zeros(size_t i, double value) const {
 
 void Optimizer::commit_param(size_t i, const Var& updated) {
   Var& p = params_[i];
-  p.set_data(p.is_global() ? in_layout(updated, p.global().layout()) : updated);
+  p.set_data_in_place(p.is_global() ? in_layout(updated, p.global().layout()) : updated);
 }
 
 void Optimizer::commit_state(Var& state, const Var& updated) {

@@ -315,7 +315,7 @@ def _plan_tensor(index, path, tensor, rank):
         shards = _distinct_shards(tensor.shape, where.hierarchy, plain_sbp)
         writers = [int(np.array(where.ranks)[c]) for c, _, _ in shards]
         mine = _coordinate(where.ranks, rank)
-        writes = [(_shard_file(index, c), _stored(tensor.to_local())) for c, _, _ in shards if c == mine]
+        writes = [(_shard_file(index, c), _stored(tensor._part())) for c, _, _ in shards if c == mine]
     record["shards"] = [{"file": _shard_file(index, c), "start": list(start), "extent": list(extent), "writer": w}
                         for (c, start, extent), w in zip(shards, writers)]
     return record, writes
@@ -468,7 +468,7 @@ def _held_whole(state):
         if t.is_global and (any(s != broadcast for s in t.sbp) or
                             sorted(np.asarray(t.placement.ranks).ravel().tolist()) != list(range(world))):
             return None
-    return _moved(state, lambda t: t.to_local() if t.is_global else t)
+    return _moved(state, lambda t: t._part() if t.is_global else t)
 
 
 def _all_local(state):

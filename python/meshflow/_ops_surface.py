@@ -163,7 +163,7 @@ def _rounds(flat, positions, values, combine, include_self):
     """flat with each value combined into its position, one round per repetition of a position
     (the k-th occurrences of every position in round k), so that each element's reduction runs
     in order and gradients flow through `combine`."""
-    pos = positions.cpu()._numpy() if not positions.is_global else positions.to_local()._numpy()
+    pos = positions.cpu()._numpy() if not positions.is_global else positions._part()._numpy()
     order = _np.argsort(pos, kind="stable")
     sorted_pos = pos[order]
     starts = _np.r_[0, _np.flatnonzero(_np.diff(sorted_pos)) + 1] if sorted_pos.size else _np.zeros(0, _np.int64)

@@ -31,6 +31,17 @@ def _nest(flat, hierarchy):
 # their default group without an init_process_group.
 made = False
 
+# The placements of the meshes the program made DTensors on (torch's distribute_tensor,
+# from_local, parallelize_module, fully_shard): an op's result there is a DTensor, whose
+# to_local is torch's (its gradient each rank's copy; meshflow's own to_local makes the ranks'
+# local gradients parts of a sum). Forgotten with `made`, when the default group is destroyed.
+dtensor_meshes = set()
+
+
+def key(p):
+    """A placement's identity (its device type and nested ranks), as a set's member."""
+    return p.type, str(p.ranks)
+
 
 class placement(_C.Placement):
     """placement("cpu", ranks=[[0, 1], [2, 3]]): hierarchy [2, 2] over ranks 0..3.

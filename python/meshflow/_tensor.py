@@ -9,6 +9,7 @@ from . import _C, _device
 from . import _dtype
 from . import _grad_fn
 from ._promotion import get_default_dtype
+from . import _placement as _placement_module
 from ._placement import placement as _placement
 from .sbp import as_nd_sbp as _as_nd_sbp
 
@@ -316,8 +317,21 @@ class Tensor:
 
     def to_local(self):
         """This rank's part of a global tensor, without communication (a local tensor: itself);
-        a view, as torch's DTensor.to_local: a write through it writes that part."""
-        return self if self.is_local else Tensor(_C.to_local(self._impl))
+        a view, as torch's DTensor.to_local: a write through it writes that part. Its gradient
+        on each rank is a part of the gradient, summed over the ranks that hold the same
+        values; on a mesh the program made DTensors on, the tensor is a DTensor and its
+        to_local is torch's (DTensor.to_local: each rank's gradient is the replica's)."""
+        if self.is_local:
+            return self
+        if _placement_module.dtensor_meshes and _placement_module.key(self.placement) in _placement_module.dtensor_meshes:
+            from .distributed.tensor import DTensor
+            return DTensor.to_local(self)
+        return self._part()
+
+    def _part(self):
+        """meshflow's to_local, whatever the mesh: the ranks' local gradients add up (meshflow's
+        own conversions, SyncBatchNorm's statistics and the collectives among them)."""
+        return Tensor(_C.to_local(self._impl))
 
     # torch's DTensor names: a global tensor is a DTensor (meshflow.distributed.tensor).
     @property

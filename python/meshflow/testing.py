@@ -13,7 +13,7 @@ _TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (
 
 def _array(x):
     if isinstance(x, Tensor):
-        return x.detach().cpu()._numpy() if not x.is_global else x.detach().to_local()._numpy(), x.dtype.name
+        return x.detach().cpu()._numpy() if not x.is_global else x.detach()._part()._numpy(), x.dtype.name
     a = _np.asarray(x)
     return a, "float32" if a.dtype.kind == "f" else a.dtype.name
 

@@ -456,3 +456,23 @@ def test_numpy_shared_memory_meets_channels_last():
     t.copy_(cl * 2)
     np.testing.assert_array_equal(a, 2 * v)
     np.testing.assert_array_equal(cl.numpy(), v)
+
+
+def test_an_in_place_write_keeps_the_tensors_memory_format_as_torchs():
+    # torch's in-place ops keep strides: a channels_last parameter stays so after its step, a
+    # copy_ into it and load_state_dict, and a row-major tensor stays row-major taking a channels_last value.
+    conv = mf.nn.Conv2d(3, 4, 3).to(memory_format=mf.channels_last)
+    opt = mf.optim.SGD(conv.parameters(), lr=0.1, momentum=0.9)
+    conv(mf.ones(1, 3, 5, 5)).sum().backward()
+    opt.step()
+    w = conv.weight
+    assert w.is_contiguous(memory_format=mf.channels_last)
+    with mf.no_grad():
+        w.copy_(mf.ones(4, 3, 3, 3))
+        w.mul_(2)
+    assert w.is_contiguous(memory_format=mf.channels_last) and w.stride() == (27, 1, 9, 3)
+    conv.load_state_dict({"weight": mf.zeros(4, 3, 3, 3), "bias": mf.zeros(4)})
+    assert conv.weight.is_contiguous(memory_format=mf.channels_last) and conv.weight.sum().item() == 0
+    plain = mf.zeros(2, 3, 4, 4)
+    plain.copy_(mf.ones(2, 3, 4, 4).contiguous(memory_format=mf.channels_last))
+    assert plain.is_contiguous() and plain.stride() == (48, 16, 4, 1) and plain.sum().item() == 96

@@ -162,6 +162,7 @@ def destroy_process_group(group=None):  # noqa: A002 (torch's name)
     if group is None:
         _state.update(initialized=False, implicit=False, backend=None)
         _placements.made = False
+        _placements.dtensor_meshes.clear()
 
 
 def get_backend(group=None):  # noqa: A002
@@ -345,11 +346,11 @@ def _reduced(tensor, g, op, call):
         if _solo(g) and op in (ReduceOp.SUM, ReduceOp.AVG, ReduceOp.MAX, ReduceOp.MIN, ReduceOp.PRODUCT):
             return tensor.clone()
         if op in (ReduceOp.SUM, ReduceOp.AVG):
-            out = tensor.to_global(_on(g, tensor), _sbp.partial_sum).to_global(sbp=_sbp.broadcast).to_local()
+            out = tensor.to_global(_on(g, tensor), _sbp.partial_sum).to_global(sbp=_sbp.broadcast)._part()
             return out / g.size() if op == ReduceOp.AVG else out
         if op in (ReduceOp.MAX, ReduceOp.MIN):
             kind = _sbp.partial_max if op == ReduceOp.MAX else _sbp.partial_min
-            return tensor.to_global(_on(g, tensor), kind).to_global(sbp=_sbp.broadcast).to_local()
+            return tensor.to_global(_on(g, tensor), kind).to_global(sbp=_sbp.broadcast)._part()
         if op == ReduceOp.PRODUCT:
             return _gathered(tensor, g).prod(dim=0)
         if op in _BITWISE:
@@ -371,7 +372,7 @@ def _gathered(tensor, g):
         if _solo(g):
             return tensor.unsqueeze(0).clone()
         stacked = tensor.unsqueeze(0).to_global(_on(g, tensor), _sbp.split(0))
-        return stacked.to_global(sbp=_sbp.broadcast).to_local()
+        return stacked.to_global(sbp=_sbp.broadcast)._part()
 
 
 def _write(dst, value):
@@ -406,7 +407,7 @@ def _from(tensor, g, src, sbp, call):
     with no_grad():
         if _solo(g):
             return tensor.clone()  # broadcast, or the one part of a split
-        return tensor.to_global(_on(g, tensor, [src]), _sbp.broadcast).to_global(_on(g, tensor), sbp).to_local()
+        return tensor.to_global(_on(g, tensor, [src]), _sbp.broadcast).to_global(_on(g, tensor), sbp)._part()
 
 
 @_collective
@@ -451,7 +452,7 @@ def reduce_scatter_tensor(output, input, op=ReduceOp.SUM, group=None, async_op=F
         from .. import no_grad
         with no_grad():
             part = input.clone() if _solo(g) else \
-                input.to_global(_on(g, input), _sbp.partial_sum).to_global(sbp=_sbp.split(0)).to_local()
+                input.to_global(_on(g, input), _sbp.partial_sum).to_global(sbp=_sbp.split(0))._part()
         _write(output, part / g.size() if op == ReduceOp.AVG else part)
     else:
         whole = _reduced(input, g, op, "reduce_scatter_tensor")
@@ -510,7 +511,7 @@ def all_to_all_single(output, input, output_split_sizes=None, input_split_sizes=
             padded[j, :n] = rows[at:at + n]
             at += n
         moved = padded.unsqueeze(0) if _solo(g) else \
-            padded.unsqueeze(0).to_global(_on(g, input), _sbp.split(0)).to_global(sbp=_sbp.split(1)).to_local()
+            padded.unsqueeze(0).to_global(_on(g, input), _sbp.split(0)).to_global(sbp=_sbp.split(1))._part()
         got = cat([moved[i, 0, :n] for i, n in enumerate(receives)])
         _write(output, got.reshape(output.shape))
     return _done(async_op, output)

@@ -341,7 +341,7 @@ class _BatchNorm(Module):
         where = placement(input.device.type, ranks=distributed._state["world"].ranks)
 
         def over_ranks(t):
-            return t.to_global(where, sbp.partial_sum).to_global(sbp=sbp.broadcast).to_local()
+            return t.to_global(where, sbp.partial_sum).to_global(sbp=sbp.broadcast)._part()
 
         dims = [0] + list(range(2, input.ndim))
         shape = [1, -1] + [1] * (input.ndim - 2)

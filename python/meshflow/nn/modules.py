@@ -558,7 +558,7 @@ class Module:
                 target = module.__dict__[table][key]
                 values.append(cast(_in_layout_of(value.detach(), target, "load_state_dict"), target.dtype))
             for (_, module, table, key, _), value in zip(present, values):
-                module.__dict__[table][key].data = value
+                module.__dict__[table][key]._impl.set_data_in_place(value._impl)  # torch's copy_ keeps strides
         incompatible = _IncompatibleKeys(missing, unexpected)
         if post_hooks:
             self._run_load_post_hooks(incompatible)

@@ -772,7 +772,7 @@ def _norm_here(norm, tensors, device=None):
     if norm is None:
         return tensor(0.0, dtype=dtype, device=device)
     norm = Tensor(norm)
-    return (norm.to_local() if norm.is_global else norm).to(dtype)
+    return (norm._part() if norm.is_global else norm).to(dtype)
 
 
 def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=None):
@@ -791,7 +791,7 @@ def get_total_norm(tensors, norm_type=2.0, error_if_nonfinite=False, foreach=Non
             total = _norm_here(_C.total_norm([_impl_of("get_total_norm", t.detach()) for t in tensors]), tensors)
         else:
             norms = [linalg.vector_norm(t.detach(), norm_type) for t in tensors]
-            norms = [n.to_global(sbp=[_C.Sbp.broadcast()] * len(n.sbp)).to_local() if n.is_global else n
+            norms = [n.to_global(sbp=[_C.Sbp.broadcast()] * len(n.sbp))._part() if n.is_global else n
                      for n in norms]
             total = linalg.vector_norm(stack(norms), norm_type)
     if error_if_nonfinite and not bool(isfinite(total)):

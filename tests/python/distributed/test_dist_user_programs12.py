@@ -74,10 +74,7 @@ OWN_IDIOMS = sorted(name for name in ONE_PROCESS if name[0] == "g" or name == "k
 # fully_shard also shards over "dp" is split there along the first dimension tensor
 # parallelism leaves whole (no data moves), where torch's FSDP2 splits the tp shard's rows
 # (_StridedShard): to_local's shape is [8, 4] for torch's [4, 8]; its full_tensor agrees.
-# And an op's result is a plain global tensor, whose to_local() is meshflow's balanced part
-# (docs/porting.md, "DTensor"): 5 rows over 4 ranks are 2, 1, 1, 1 where torch's chunks are
-# 2, 2, 1, 0 (DTensor.to_local(y) or y.redistribute().to_local() give torch's).
-KNOWN_DIFFERENT = {"f01_fsdp2_tp_2d_mlp": {"fc1_local"}, "f05_dtensor_five_rows_four_ranks": {"y_local_rows"}}
+KNOWN_DIFFERENT = {"f01_fsdp2_tp_2d_mlp": {"fc1_local"}}
 
 
 @pytest.mark.parametrize("name", PROGRAMS)

@@ -23,6 +23,7 @@ from ... import env as _env
 from ... import sbp as _sbp
 from ... import autograd as _autograd
 from ... import _ops_creation as _creation
+from ... import _placement as _placements
 from ..._placement import placement as _placement
 from ..._tensor import Tensor, no_grad
 from ...nn import Parameter as _Parameter
@@ -55,10 +56,16 @@ class Shard(Placement):
     def __repr__(self):
         return f"Shard(dim={self.dim})"
 
+    def __str__(self):  # torch's short form (str(p), an f-string); repr is the long one
+        return f"S({self.dim})"
+
 
 class Replicate(Placement):
     def __repr__(self):
         return "Replicate()"
+
+    def __str__(self):
+        return "R"
 
 
 class Partial(Placement):
@@ -72,6 +79,9 @@ class Partial(Placement):
 
     def __repr__(self):
         return f"Partial({self.reduce_op})"
+
+    def __str__(self):
+        return f"P({self.reduce_op})"
 
 
 def _to_sbp(place, ndim):
@@ -103,7 +113,7 @@ def _mesh_of(t):
     if mesh is not None:
         return mesh
     placement = t.placement
-    key = (placement.type, str(placement.ranks))
+    key = _placements.key(placement)
     if key not in _meshes:
         _meshes[key] = DeviceMesh(placement.type, placement.ranks)
     return _meshes[key]
@@ -115,7 +125,8 @@ def _nd_sbp(mesh, placements, ndim, others):
     if len(placements) != mesh.ndim:
         raise ValueError(f"{len(placements)} placements {placements} for a mesh of {mesh.ndim} dimensions")
     root = mesh._root
-    _meshes.setdefault((root._placement.type, str(root._placement.ranks)), root)
+    _meshes.setdefault(_placements.key(root._placement), root)
+    _placements.dtensor_meshes.add(_placements.key(root._placement))
     return [_to_sbp(placements[mesh._dims.index(a)], ndim) if a in mesh._dims else others(a)
             for a in range(root.ndim)]
 
@@ -167,7 +178,7 @@ def _torch_local(g, mesh):
     gathered = [_sbp.broadcast if s.is_split and a in torch_axes else s for a, s in enumerate(nd_sbp)]
     wide = g.to_global(placement, gathered)
     have = _bounds(shape, placement, gathered, set(), me)
-    local = wide.to_local()
+    local = wide._part()
     return local[tuple(slice(lo - h[0], hi - h[0]) for (lo, hi), h in zip(wanted, have))].contiguous()
 
 
