@@ -361,6 +361,22 @@ def test_slices_of_a_convolutions_channels_last_output():
     close(grads[0], reference_grads[0], 1e-4)
 
 
+def test_one_channel_or_one_pixel_changes_format_without_moving_elements():
+    """A one-channel convolution's output (a mask's logits) meets row-major operands, and
+    tensors of one channel or one pixel change format, values and strides as torch's."""
+    x, w, mask = randn(2, 8, 6, 5), randn(1, 8, 3, 3), randn(2, 1, 6, 5)
+    logits = F.conv2d(x, w, padding=1)
+    check_same(lambda a: F.conv2d(a, w, padding=1) * mask, (x,), (x.to(memory_format=CL),), keeps=True)
+    np.testing.assert_array_equal((logits - mask).numpy(), logits.numpy() - mask.numpy())
+    for t in (mask, randn(3, 4, 1, 1)):
+        last = t.to(memory_format=CL)
+        assert last.is_contiguous(memory_format=CL)
+        np.testing.assert_array_equal(last.numpy(), t.numpy())
+        back = (last + 0).contiguous()
+        assert back.is_contiguous()
+        np.testing.assert_array_equal(back.numpy(), t.numpy())
+
+
 def resnet_block():
     class Block(nn.Module):
         def __init__(self):
