@@ -20,11 +20,20 @@ pooled at each caption's last token by advanced indexing, F.normalize, a learned
 logit_scale.exp(), the symmetric contrastive cross-entropy); and a DeepLabV3-style segmenter
 (a dilated-conv backbone at stride 4, ASPP's 1x1, dilated 3x3 and image-pooling branches
 concatenated, bilinear upsampling to the input, cross-entropy with ignore_index=255).
+And variants of kinds models_bench.py has, written as other code bases write them: a
+DeiT-Tiny-wide ViT on nn.MultiheadAttention; a three-level U-Net with GroupNorm, SiLU and
+ConvTranspose2d at every level (BCEWithLogits plus a soft Dice loss); ResMLP (Affine layers,
+LayerScale); ConvNeXt as its authors' code writes it (a channels-first LayerNorm by hand,
+stochastic depth); PyTorch's translation tutorial on a sequence-first nn.Transformer
+(sinusoidal positions, label smoothing); a two-layer bidirectional GRU part-of-speech tagger;
+a DeepFM click-through model (one Embedding over all fields, an EmbeddingBag mean, the FM's
+pairwise term, BatchNorm1d); a QuartzNet-style keyword spotter (time-channel separable
+Conv1d); and PyTorch's examples/vae on MNIST-sized vectors.
 """
 import numpy as np
 
 from layers_bench import VOCAB
-from models_bench import Model, main, with_loss
+from models_bench import Model, main, padded, with_loss
 
 
 def tcn(lib, channels=(32,) * 6, kernel=5, length=256, classes=10, dropout=0.05):
@@ -361,6 +370,348 @@ def deeplab(lib, classes=6, width=32, rates=(2, 4, 6)):
     return DeepLab()
 
 
+def vit_mha(lib, image=32, patch=4, dim=192, depth=4, heads=3, classes=10):
+    """A DeiT-Tiny-width ViT whose blocks users write on nn.MultiheadAttention (batch first,
+    need_weights=False): pre-norm, attention and a 4x GELU MLP with dropout, each with a
+    residual; no class token, the mean over patches to a linear head."""
+    nn = lib.nn
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.norm1, self.attn = nn.LayerNorm(dim), nn.MultiheadAttention(dim, heads, dropout=0.1, batch_first=True)
+            self.norm2 = nn.LayerNorm(dim)
+            self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Dropout(0.1), nn.Linear(4 * dim, dim))
+
+        def forward(self, x):
+            y = self.norm1(x)
+            x = x + self.attn(y, y, y, need_weights=False)[0]
+            return x + self.mlp(self.norm2(x))
+
+    class VitMha(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patches = nn.Conv2d(3, dim, patch, stride=patch)
+            self.pos = nn.Parameter(lib.randn(1, (image // patch) ** 2, dim) * 0.02)
+            self.blocks = nn.Sequential(*[Block() for _ in range(depth)])
+            self.norm, self.head = nn.LayerNorm(dim), nn.Linear(dim, classes)
+
+        def forward(self, x):
+            x = self.blocks(self.patches(x).flatten(2).transpose(1, 2) + self.pos)
+            return self.head(self.norm(x).mean(dim=1))
+
+    return with_loss(nn, VitMha())
+
+
+def unet_gn(lib, width=16, levels=3):
+    """A U-Net for binary masks as diffusion and medical-imaging code writes it: blocks of two
+    3x3 convs with GroupNorm(8) and SiLU, max pooling down, a ConvTranspose2d (2x2, stride 2)
+    up at every level, cat with the skip; a 1x1 conv to one logit per pixel; the loss
+    BCEWithLogits plus the soft Dice loss of the sigmoid."""
+    nn = lib.nn
+    F = nn.functional
+
+    def block(cin, cout):
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1), nn.GroupNorm(8, cout), nn.SiLU(),
+                             nn.Conv2d(cout, cout, 3, padding=1), nn.GroupNorm(8, cout), nn.SiLU())
+
+    class UNetGn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            widths = [width * 2 ** i for i in range(levels + 1)]
+            self.down = nn.ModuleList([block(cin, cout) for cin, cout in zip([3] + widths[:-2], widths[:-1])])
+            self.middle = block(widths[-2], widths[-1])
+            self.up = nn.ModuleList([nn.ConvTranspose2d(w * 2, w, 2, stride=2) for w in reversed(widths[:-1])])
+            self.dec = nn.ModuleList([block(w * 2, w) for w in reversed(widths[:-1])])
+            self.out = nn.Conv2d(width, 1, 1)
+
+        def forward(self, x, mask):
+            skips = []
+            for down in self.down:
+                x = down(x)
+                skips.append(x)
+                x = F.max_pool2d(x, 2)
+            x = self.middle(x)
+            for up, dec in zip(self.up, self.dec):
+                x = dec(lib.cat([up(x), skips.pop()], dim=1))
+            logits = self.out(x)
+            probs = lib.sigmoid(logits)
+            dice = 1 - (2 * (probs * mask).sum() + 1) / (probs.sum() + mask.sum() + 1)
+            return F.binary_cross_entropy_with_logits(logits, mask) + dice
+
+    return UNetGn()
+
+
+def resmlp(lib, image=32, patch=4, dim=128, depth=4, classes=10):
+    """ResMLP (Touvron et al.), the MLP-Mixer without LayerNorm: Affine layers (a learned
+    per-channel scale and shift), a linear token-mixing layer across patches (by transposes),
+    a 4x GELU channel MLP, both residual branches scaled by a learned LayerScale; the mean
+    over patches to a linear head."""
+    nn = lib.nn
+    tokens = (image // patch) ** 2
+
+    class Affine(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.alpha, self.beta = nn.Parameter(lib.ones(dim)), nn.Parameter(lib.zeros(dim))
+
+        def forward(self, x):
+            return self.alpha * x + self.beta
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.norm1, self.tokens, self.norm2 = Affine(), nn.Linear(tokens, tokens), Affine()
+            self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim))
+            self.scale1, self.scale2 = nn.Parameter(lib.full((dim,), 0.1)), nn.Parameter(lib.full((dim,), 0.1))
+
+        def forward(self, x):
+            x = x + self.scale1 * self.tokens(self.norm1(x).transpose(1, 2)).transpose(1, 2)
+            return x + self.scale2 * self.mlp(self.norm2(x))
+
+    class ResMlp(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patches = nn.Conv2d(3, dim, patch, stride=patch)
+            self.blocks = nn.Sequential(*[Block() for _ in range(depth)])
+            self.norm, self.head = Affine(), nn.Linear(dim, classes)
+
+        def forward(self, x):
+            x = self.blocks(self.patches(x).flatten(2).transpose(1, 2))
+            return self.head(self.norm(x).mean(dim=1))
+
+    return with_loss(nn, ResMlp())
+
+
+def convnext_official(lib, widths=(48, 96, 192), depths=(2, 2, 2), classes=10, drop_path=0.1):
+    """ConvNeXt as facebookresearch/ConvNeXt writes it, narrowed for 32x32 images: its
+    LayerNorm class (F.layer_norm channels-last; channels-first by mean, pow, sqrt by hand) in
+    the stem and the downsampling layers, blocks of a 7x7 depthwise conv, a permute to
+    channels-last, LayerNorm, Linear 4x, GELU, Linear, the gamma layer scale, a permute back
+    and stochastic depth (a per-sample Bernoulli mask) on the residual."""
+    nn = lib.nn
+    F = nn.functional
+
+    class LayerNorm(nn.Module):
+        def __init__(self, width, channels_first=False):
+            super().__init__()
+            self.weight, self.bias = nn.Parameter(lib.ones(width)), nn.Parameter(lib.zeros(width))
+            self.width, self.channels_first = width, channels_first
+
+        def forward(self, x):
+            if not self.channels_first:
+                return F.layer_norm(x, (self.width,), self.weight, self.bias, 1e-6)
+            u = x.mean(1, keepdim=True)
+            s = (x - u).pow(2).mean(1, keepdim=True)
+            x = (x - u) / lib.sqrt(s + 1e-6)
+            return self.weight[:, None, None] * x + self.bias[:, None, None]
+
+    class Block(nn.Module):
+        def __init__(self, width, drop):
+            super().__init__()
+            self.dwconv = nn.Conv2d(width, width, 7, padding=3, groups=width)
+            self.norm = LayerNorm(width)
+            self.pwconv1, self.act, self.pwconv2 = nn.Linear(width, 4 * width), nn.GELU(), nn.Linear(4 * width, width)
+            self.gamma = nn.Parameter(1e-6 * lib.ones(width))
+            self.drop = drop
+
+        def forward(self, x):
+            y = self.dwconv(x).permute(0, 2, 3, 1)
+            y = (self.gamma * self.pwconv2(self.act(self.pwconv1(self.norm(y))))).permute(0, 3, 1, 2)
+            if self.training and self.drop > 0:
+                keep = x.new_empty((x.shape[0], 1, 1, 1)).bernoulli_(1 - self.drop)
+                y = y * keep / (1 - self.drop)
+            return x + y
+
+    class ConvNeXt(nn.Module):
+        def __init__(self):
+            super().__init__()
+            rates = [drop_path * i / (sum(depths) - 1) for i in range(sum(depths))]
+            layers = [nn.Conv2d(3, widths[0], 2, stride=2), LayerNorm(widths[0], channels_first=True)]
+            for i, (width, depth) in enumerate(zip(widths, depths)):
+                if i:
+                    layers += [LayerNorm(widths[i - 1], channels_first=True),
+                               nn.Conv2d(widths[i - 1], width, 2, stride=2)]
+                layers += [Block(width, rates.pop(0)) for _ in range(depth)]
+            self.features = nn.Sequential(*layers)
+            self.norm, self.head = nn.LayerNorm(widths[-1], eps=1e-6), nn.Linear(widths[-1], classes)
+
+        def forward(self, x):
+            return self.head(self.norm(self.features(x).mean([-2, -1])))
+
+    return with_loss(nn, ConvNeXt())
+
+
+def transformer_tutorial(lib, vocab=VOCAB, dim=128, heads=4, layers=2, pad=0):
+    """A translation model as PyTorch's tutorial writes it: nn.Transformer sequence-first (its
+    default), token embeddings times sqrt(dim) plus a sinusoidal PositionalEncoding buffer
+    with dropout, the decoder under generate_square_subsequent_mask, padding masks of both
+    sides, a generator Linear, cross-entropy with ignore_index and label smoothing 0.1."""
+    nn = lib.nn
+    import math
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, length=128):
+            super().__init__()
+            position = lib.arange(length).unsqueeze(1).float()
+            scale = lib.exp(lib.arange(0, dim, 2).float() * (-math.log(10000.0) / dim))
+            table = lib.zeros(length, 1, dim)
+            table[:, 0, 0::2] = lib.sin(position * scale)
+            table[:, 0, 1::2] = lib.cos(position * scale)
+            self.register_buffer("table", table)
+            self.drop = nn.Dropout(0.1)
+
+        def forward(self, x):
+            return self.drop(x + self.table[:x.shape[0]])
+
+    class Translator(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.src_embed, self.tgt_embed = nn.Embedding(vocab, dim), nn.Embedding(vocab, dim)
+            self.positions = PositionalEncoding()
+            self.transformer = nn.Transformer(dim, heads, layers, layers, 4 * dim, dropout=0.1)
+            self.generator = nn.Linear(dim, vocab)
+            self.loss = nn.CrossEntropyLoss(ignore_index=pad, label_smoothing=0.1)
+
+        def forward(self, src, tgt):
+            src, tgt = src.t(), tgt.t()  # [length, batch]
+            tgt_in, tgt_out = tgt[:-1], tgt[1:]
+            mask = nn.Transformer.generate_square_subsequent_mask(tgt_in.shape[0])
+            src_padding, tgt_padding = (src == pad).t(), (tgt_in == pad).t()
+            x = self.transformer(self.positions(self.src_embed(src) * math.sqrt(dim)),
+                                 self.positions(self.tgt_embed(tgt_in) * math.sqrt(dim)), tgt_mask=mask,
+                                 src_key_padding_mask=src_padding, tgt_key_padding_mask=tgt_padding,
+                                 memory_key_padding_mask=src_padding)
+            logits = self.generator(x)
+            return self.loss(logits.reshape(-1, vocab), tgt_out.reshape(-1))
+
+    return Translator()
+
+
+def gru_tagger(nn, vocab=VOCAB, width=100, hidden=128, tags=17):
+    """A part-of-speech tagger: word embeddings with dropout, a two-layer bidirectional GRU
+    (batch first, dropout between the layers), a Linear per token to the tags, cross-entropy
+    over the unpadded tokens (ignore_index -100)."""
+
+    class GruTagger(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed, self.drop = nn.Embedding(vocab, width, padding_idx=0), nn.Dropout(0.25)
+            self.gru = nn.GRU(width, hidden, num_layers=2, batch_first=True, bidirectional=True, dropout=0.25)
+            self.head = nn.Linear(2 * hidden, tags)
+
+        def forward(self, tokens, target):
+            x, _ = self.gru(self.drop(self.embed(tokens)))
+            logits = self.head(self.drop(x))
+            return nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), target.reshape(-1))
+
+    return GruTagger()
+
+
+def deepfm(lib, fields=(1000, 800, 500, 300, 200, 100, 50, 20, 10, 5), tags=2000, dim=16, dense=8):
+    """A DeepFM click-through model: one nn.Embedding over all categorical fields (each
+    field's ids offset into it) and a multi-hot field (tags, nn.EmbeddingBag mean over
+    offsets); the factorization machine's pairwise term ((sum v)^2 - sum v^2) / 2 and its
+    first-order weights (an Embedding of width 1); a deep MLP with BatchNorm1d, ReLU and
+    dropout on the flattened vectors and the dense features; BCEWithLogits on the sum."""
+    nn = lib.nn
+    starts = np.concatenate([[0], np.cumsum(fields)[:-1]])
+
+    class DeepFm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed, self.linear = nn.Embedding(sum(fields), dim), nn.Embedding(sum(fields), 1)
+            self.tags = nn.EmbeddingBag(tags, dim, mode="mean")
+            self.dense = nn.Linear(dense, dim)
+            self.register_buffer("starts", lib.tensor(starts))
+            width = (len(fields) + 2) * dim
+
+            def layer(cin, cout):
+                return [nn.Linear(cin, cout), nn.BatchNorm1d(cout), nn.ReLU(), nn.Dropout(0.1)]
+            self.mlp = nn.Sequential(*layer(width, 256), *layer(256, 128), nn.Linear(128, 1))
+            self.bias = nn.Parameter(lib.zeros(1))
+
+        def forward(self, features, ids, tag_ids, tag_offsets, clicks):
+            ids = ids + self.starts
+            vectors = lib.cat([self.embed(ids), self.tags(tag_ids, tag_offsets).unsqueeze(1),
+                               self.dense(features).unsqueeze(1)], dim=1)  # [batch, fields + 2, dim]
+            pairwise = 0.5 * (vectors.sum(dim=1).pow(2) - vectors.pow(2).sum(dim=1)).sum(dim=1)
+            first = self.linear(ids).sum(dim=(1, 2)) + self.bias
+            logit = first + pairwise + self.mlp(vectors.flatten(1)).squeeze(1)
+            return nn.functional.binary_cross_entropy_with_logits(logit, clicks)
+
+    return DeepFm()
+
+
+def deepfm_inputs(rng, batch, tags=2000, per=4):
+    """deepfm's batch: dense features, each field's id [batch, fields], the tag ids (`per`
+    per sample) and their offsets, the clicks."""
+    fields = deepfm.__defaults__[0]
+    ids = np.stack([rng.integers(0, n, batch) for n in fields], axis=1)
+    return (rng.standard_normal((batch, 8)).astype(np.float32), ids, rng.integers(0, tags, batch * per),
+            np.arange(0, batch * per, per), (rng.random(batch) < 0.3).astype(np.float32))
+
+
+def quartznet(lib, mels=64, width=128, kernels=(11, 13, 15, 17), classes=35):
+    """A QuartzNet/MatchboxNet-style keyword spotter on log-mel frames [B, mels, frames]: a
+    prologue Conv1d, residual blocks of two time-channel separable convs (a depthwise Conv1d,
+    then a pointwise one, BatchNorm1d, ReLU, dropout), the residual through a 1x1 Conv1d and
+    BatchNorm1d, an epilogue conv, the mean over time (AdaptiveAvgPool1d), a linear head."""
+    nn = lib.nn
+
+    def separable(cin, cout, kernel, last=False):
+        layers = [nn.Conv1d(cin, cin, kernel, padding=kernel // 2, groups=cin, bias=False),
+                  nn.Conv1d(cin, cout, 1, bias=False), nn.BatchNorm1d(cout)]
+        return layers if last else layers + [nn.ReLU(), nn.Dropout(0.1)]
+
+    class Block(nn.Module):
+        def __init__(self, kernel):
+            super().__init__()
+            self.body = nn.Sequential(*separable(width, width, kernel), *separable(width, width, kernel, last=True))
+            self.residual = nn.Sequential(nn.Conv1d(width, width, 1, bias=False), nn.BatchNorm1d(width))
+
+        def forward(self, x):
+            return nn.functional.relu(self.body(x) + self.residual(x))
+
+    return with_loss(nn, nn.Sequential(
+        *separable(mels, width, 11), *[Block(k) for k in kernels], *separable(width, width, 29),
+        nn.Conv1d(width, width, 1), nn.BatchNorm1d(width), nn.ReLU(), nn.AdaptiveAvgPool1d(1), nn.Flatten(),
+        nn.Linear(width, classes)))
+
+
+def mlp_vae(lib, hidden=400, latent=20):
+    """PyTorch's examples/vae on flattened 28x28 images in [0, 1]: Linear 784 -> 400 and ReLU
+    to the mean and log-variance (two Linears), a sample by reparameterization, Linear, ReLU,
+    Linear and a sigmoid back; binary cross-entropy summed plus the KL divergence."""
+    nn = lib.nn
+    F = nn.functional
+
+    class Vae(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(784, hidden)
+            self.fc21, self.fc22 = nn.Linear(hidden, latent), nn.Linear(hidden, latent)
+            self.fc3, self.fc4 = nn.Linear(latent, hidden), nn.Linear(hidden, 784)
+
+        def forward(self, x):
+            x = x.view(-1, 784)
+            h = F.relu(self.fc1(x))
+            mu, log_var = self.fc21(h), self.fc22(h)
+            z = mu + lib.randn_like(mu) * lib.exp(0.5 * log_var)
+            recon = lib.sigmoid(self.fc4(F.relu(self.fc3(z))))
+            kl = -0.5 * lib.sum(1 + log_var - mu.pow(2) - log_var.exp())
+            return F.binary_cross_entropy(recon, x, reduction="sum") + kl
+
+    return Vae()
+
+
+def tagged(rng, batch, length=40, tags=17):
+    """gru_tagger's batch: token rows padded with 0 past lengths in [10, length], their tags
+    (-100 at the padding)."""
+    tokens = padded(rng, batch, length, 10)
+    return tokens, np.where(tokens == 0, -100, rng.integers(0, tags, tokens.shape))
+
+
 def models(batch):
     """name -> Model, sized by the batch."""
     rng = np.random.default_rng(0)
@@ -370,6 +721,9 @@ def models(batch):
     captions = labels((batch, 32), VOCAB)
     segments = labels((batch // 4, 64, 64), 6)
     segments[rng.random(segments.shape) < 0.05] = 255  # unlabelled pixels
+    more = np.random.default_rng(1)  # the inputs of the models after deeplab, apart so that those keep theirs
+    more_images = lambda n, c, s: more.standard_normal((n, c, s, s)).astype(np.float32)  # noqa: E731
+    more_labels = lambda shape, classes: more.integers(0, classes, shape)  # noqa: E731
     return {
         "tcn": Model(lambda lib: tcn(lib), (rng.standard_normal((batch // 2, 1, 256)).astype(np.float32),
                                            labels(batch // 2, 10)), "adam"),
@@ -381,6 +735,22 @@ def models(batch):
         "realnvp": Model(lambda lib: realnvp(lib), (rng.standard_normal((8 * batch, 64)).astype(np.float32),), "adam"),
         "clip": Model(lambda lib: clip(lib), (images(batch, 3, 32), captions, rng.integers(8, 33, batch)), "adamw"),
         "deeplab": Model(lambda lib: deeplab(lib), (images(batch // 4, 3, 64), segments), "sgd_wd"),
+        "vit_mha": Model(lambda lib: vit_mha(lib), (more_images(batch // 2, 3, 32), more_labels(batch // 2, 10)),
+                         "adamw"),
+        "unet_gn": Model(lambda lib: unet_gn(lib), (more_images(batch // 4, 3, 64),
+                                                    (more.random((batch // 4, 1, 64, 64)) < 0.3).astype(np.float32)),
+                         "adam"),
+        "resmlp": Model(lambda lib: resmlp(lib), (more_images(batch // 2, 3, 32), more_labels(batch // 2, 10)),
+                        "adamw"),
+        "convnext_official": Model(lambda lib: convnext_official(lib),
+                                   (more_images(batch // 2, 3, 32), more_labels(batch // 2, 10)), "adamw"),
+        "transformer_tutorial": Model(lambda lib: transformer_tutorial(lib),
+                                      (padded(more, batch, 32, 12), padded(more, batch, 33, 12)), "adam"),
+        "gru_tagger": Model(lambda lib: gru_tagger(lib.nn), tagged(more, batch)),
+        "deepfm": Model(lambda lib: deepfm(lib), deepfm_inputs(more, 8 * batch), "adam"),
+        "quartznet": Model(lambda lib: quartznet(lib), (more.standard_normal((batch, 64, 101)).astype(np.float32),
+                                                        more_labels(batch, 35)), "adamw"),
+        "mlp_vae": Model(lambda lib: mlp_vae(lib), (more.random((4 * batch, 1, 28, 28)).astype(np.float32),), "adam"),
     }
 
 

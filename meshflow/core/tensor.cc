@@ -301,10 +301,11 @@ void transpose_planes(const void* from, void* to, int64_t outer, int64_t a, int6
 
 Tensor in_format(const Tensor& t, MemoryFormat format) {
   if (t.format() == format) return t;
-  if (channels_last(t.format()) == channels_last(format)) return t.with_format(format);
-  Tensor out = Tensor::empty(t.shape(), t.dtype()).with_format(format);
   const Shape& s = t.shape();
   const int64_t n = s[0], c = s[1], spatial = n * c == 0 ? 0 : t.numel() / (n * c);
+  // One channel (a segmenter's logits, a mask) or one pixel: the elements lie alike both ways.
+  if (channels_last(t.format()) == channels_last(format) || c == 1 || spatial == 1) return t.with_format(format);
+  Tensor out = Tensor::empty(t.shape(), t.dtype()).with_format(format);
   // Plain is [N][C][spatial], channels-last [N][spatial][C].
   const int64_t a = channels_last(format) ? c : spatial, b = channels_last(format) ? spatial : c;
   const void* from = t.data();

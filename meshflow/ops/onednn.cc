@@ -442,12 +442,15 @@ void conv(ConvPass pass, const ConvGeometry& g, DType dtype, const void* a, cons
 }
 
 Tensor in_format(const Tensor& t, MemoryFormat format) {
-  if (mf::channels_last(format) == mf::channels_last(t.format()) || !handles(t.dtype())) {
+  const Shape& shape = t.shape();
+  // Past the first test one format is channels-last: 4 or 5 dims. One channel or one pixel
+  // the core relabels.
+  if (mf::channels_last(format) == mf::channels_last(t.format()) || !handles(t.dtype()) || shape[1] == 1 ||
+      t.numel() == shape[0] * shape[1]) {
     return mf::in_format(t, format);
   }
   Tensor out = Tensor::empty(t.shape(), t.dtype()).with_format(format);
   const DType dtype = t.dtype();
-  const Shape& shape = t.shape();
   const bool to_channels_last = mf::channels_last(format);
   std::vector<int64_t> key{4, static_cast<int64_t>(dtype), to_channels_last};
   key.insert(key.end(), shape.begin(), shape.end());

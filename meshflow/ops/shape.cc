@@ -146,6 +146,15 @@ void copy_strided(const T* src, int64_t src_base, Shape src_strides, T* dst, int
   });
 }
 
+// A channels-last tensor's shape as its elements lie, row-major: its channel dim (1) moved
+// last, [N, spatial..., C]; the same move for a position in it or its strides.
+Shape as_lying(const Shape& shape) {
+  Shape out{shape[0]};
+  out.insert(out.end(), shape.begin() + 2, shape.end());
+  out.push_back(shape[1]);
+  return out;
+}
+
 // Where each element of `t` lies in its storage, per dim: row-major, or channels-last
 // ([N][spatial][C]: C innermost, the spatial dims row-major above it).
 Shape element_strides(const Tensor& t) {
@@ -496,6 +505,16 @@ OpDef expand_op() {
 constexpr const char* kSlice = "slice";
 constexpr const char* kSliceBackward = "slice_backward";
 
+}  // namespace
+
+namespace kernel {
+// kernel::slice_local's over a sliced part whose element d lies sliced_strides[d] apart (a
+// channels-last one's strides: element_strides).
+SliceLocal slice_local_at(const SliceSpec& s, const Box& sliced_box, const Box& slice_box, const Shape& sliced_strides);
+}  // namespace kernel
+
+namespace {
+
 // (sliced dim, slice dim) for each dim the slice keeps whole: only there can a split pass
 // through, since a sliced dim would not cut its parts where the other side's balanced
 // split cuts.
@@ -525,12 +544,29 @@ OpDef slice_op() {
     }
     return with_partial(sigs, 1);
   };
+  // A slice keeping every dim of an input a convolution laid out channels-last (cat's
+  // backward: a decoder's skip gradients, slices of the channels) stays so, read and written
+  // as the bytes lie (runs along C), where a row-major one would reorder the whole input for
+  // each slice. Slices of torch's channels_last (whose strides users see) stay row-major.
+  op.formats = [](const std::vector<TensorMeta>& in, const std::vector<TensorMeta>& out, const Attrs&) {
+    const bool kept = in[0].format == MemoryFormat::kChannelsLastInternal && out[0].shape.size() == in[0].shape.size();
+    return std::vector<MemoryFormat>{kept ? in[0].format : MemoryFormat::kContiguous};
+  };
   op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
     static const std::string op = kSlice;  // made once, not per call
     const kernel::SliceSpec s = kernel::slice_spec(op, ctx.inputs[0].shape, ctx.attrs);
-    const kernel::SliceLocal l = kernel::slice_local(s, ctx.input_boxes[0], ctx.output_boxes[0]);
-    const Tensor out = ctx.output(0, ctx.output_boxes[0].extent, in[0].dtype());
-    gather_strided(in[0], l.base, l.strides, out.view(0, l.extent));
+    const Tensor& x = in[0];
+    const kernel::SliceLocal l = kernel::slice_local_at(s, ctx.input_boxes[0], ctx.output_boxes[0], element_strides(x));
+    const Tensor out = ctx.output(0, ctx.output_boxes[0].extent, x.dtype());
+    if (!channels_last(out.format())) {
+      gather_strided(x, l.base, l.strides, out.view(0, l.extent));
+    } else {
+      visit_storage(x.dtype(), [&](auto v) {
+        using T = decltype(v);
+        copy_strided(x.data_as<T>(), l.base, as_lying(l.strides), out.data_as<T>(), 0, as_lying(element_strides(out)),
+                     as_lying(l.extent));
+      });
+    }
     return std::vector<Tensor>{out};
   };
   op.grad = [](const GradContext& g) {
@@ -692,15 +728,6 @@ Var slice_along(const Var& dy, int64_t dim, int64_t start, int64_t stop, bool dr
   Attrs attrs{{"starts", starts}, {"stops", stops}, {"steps", Shape(shape.size(), 1)}};
   if (drop) attrs.set("drop_dims", Shape{dim});
   return call1(kSlice, {dy}, attrs);
-}
-
-// A channels-last tensor's shape as its elements lie, row-major: its channel dim (1) moved
-// last, [N, spatial..., C]; the same move for a position in it.
-Shape as_lying(const Shape& shape) {
-  Shape out{shape[0]};
-  out.insert(out.end(), shape.begin() + 2, shape.end());
-  out.push_back(shape[1]);
-  return out;
 }
 
 constexpr const char* kCat = "cat";
@@ -998,8 +1025,7 @@ SliceSpec slice_spec(const std::string& op, const Shape& in, const Attrs& attrs)
   return s;
 }
 
-SliceLocal slice_local(const SliceSpec& s, const Box& sliced_box, const Box& slice_box) {
-  const Shape sliced_strides = row_major_strides(sliced_box.extent);
+SliceLocal slice_local_at(const SliceSpec& s, const Box& sliced_box, const Box& slice_box, const Shape& sliced_strides) {
   SliceLocal l;
   for (size_t d = 0, j = 0; d < s.start.size(); ++d) {
     const int64_t slice_start = s.dropped[d] ? 0 : slice_box.start[j];
@@ -1008,6 +1034,10 @@ SliceLocal slice_local(const SliceSpec& s, const Box& sliced_box, const Box& sli
     l.base += (s.start[d] + slice_start * s.step[d] - sliced_box.start[d]) * sliced_strides[d];
   }
   return l;
+}
+
+SliceLocal slice_local(const SliceSpec& s, const Box& sliced_box, const Box& slice_box) {
+  return slice_local_at(s, sliced_box, slice_box, row_major_strides(sliced_box.extent));
 }
 
 SliceWrite slice_write_local(const SliceSpec& s, const Box& target_box, const Shape& values) {

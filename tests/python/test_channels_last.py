@@ -333,6 +333,50 @@ def test_cat_keeps_a_shared_channels_last_format():
     close(out, mf.cat([v, w], dim=1), 0)
 
 
+def test_slices_of_a_convolutions_channels_last_output():
+    """Slices of a convolution's output (channels-last inside: a U-Net's cat backward slices
+    its gradient so) read it as it lies: every dim's slices and steps, 3-d too, and a dropped
+    dim, values exactly the row-major ones, and of torch's channels_last; the gradients of a
+    cat of convolutions' outputs."""
+    x, w = randn(2, 8, 6, 5), randn(12, 8, 3, 3)
+    y = F.conv2d(x, w, padding=1)
+    expected = y.numpy()
+    for index in ((slice(None), slice(2, 7)), (slice(None), slice(1, None, 3)), (slice(1, 2), slice(None), slice(1, 5)),
+                  (Ellipsis, slice(0, 4, 2)), (slice(None), 3), (slice(None), slice(4, 8), slice(None, None, 2))):
+        part = y[index]
+        np.testing.assert_array_equal(part.contiguous().numpy(), expected[index])
+        np.testing.assert_array_equal((part * 2).numpy(), expected[index] * 2)
+    v = F.conv3d(randn(2, 3, 4, 5, 6), randn(6, 3, 3, 3, 3), padding=1)
+    np.testing.assert_array_equal(v[:, 1:5].numpy(), v.numpy()[:, 1:5])
+    user = x.to(memory_format=CL)
+    np.testing.assert_array_equal(user[:, 2:6].contiguous().numpy(), x.numpy()[:, 2:6])
+    w_a, w_b = randn(4, 8, 3, 3), randn(6, 8, 1, 1)
+
+    def skips(a):  # float64 convolutions run row-major: the reference
+        return mf.cat([F.conv2d(a, w_a.to(a.dtype), padding=1), F.conv2d(a, w_b.to(a.dtype))], dim=1).relu()
+    check_same(skips, (x,), (x.to(memory_format=CL),), keeps=True)
+    out, grads = run(skips, x)
+    reference, reference_grads = run(skips, x.double())
+    close(out, reference, 1e-4)
+    close(grads[0], reference_grads[0], 1e-4)
+
+
+def test_one_channel_or_one_pixel_changes_format_without_moving_elements():
+    """A one-channel convolution's output (a mask's logits) meets row-major operands, and
+    tensors of one channel or one pixel change format, values and strides as torch's."""
+    x, w, mask = randn(2, 8, 6, 5), randn(1, 8, 3, 3), randn(2, 1, 6, 5)
+    logits = F.conv2d(x, w, padding=1)
+    check_same(lambda a: F.conv2d(a, w, padding=1) * mask, (x,), (x.to(memory_format=CL),), keeps=True)
+    np.testing.assert_array_equal((logits - mask).numpy(), logits.numpy() - mask.numpy())
+    for t in (mask, randn(3, 4, 1, 1)):
+        last = t.to(memory_format=CL)
+        assert last.is_contiguous(memory_format=CL)
+        np.testing.assert_array_equal(last.numpy(), t.numpy())
+        back = (last + 0).contiguous()
+        assert back.is_contiguous()
+        np.testing.assert_array_equal(back.numpy(), t.numpy())
+
+
 def resnet_block():
     class Block(nn.Module):
         def __init__(self):
