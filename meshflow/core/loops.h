@@ -29,9 +29,12 @@ inline bool use_team(int64_t work) { return opens_team(work > kParallelGrain); }
 // 16- and 8-wide loops while the library still runs on any x86-64. Floating-point
 // contraction is off in the build (CMakeLists.txt), so every version gives the same bits.
 // Not under ThreadSanitizer: the loader runs the versions' resolvers before its runtime is
-// up, and the process crashes at start.
+// up, and the process crashes at start. Flattened: every call inside (a loop's body, the
+// math it calls) is inlined into each version, so it is built for that version's level; a
+// body GCC left out of line was built for the default level alone, its fma a call to libm's
+// fmaf, its loop scalar (softplus ran 60 times slower than its vectorized form).
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__)
-#define MF_MULTIVERSIONED __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#define MF_MULTIVERSIONED __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
 #else
 #define MF_MULTIVERSIONED
 #endif
