@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import meshflow as mf
+import meshflow._placement as meshflow_placement
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -17,6 +18,15 @@ def pytest_runtest_makereport(item, call):
         sys.stderr.write(f"[rank {rank}] FAILED {item.nodeid}\n{report.longreprtext}\n")
         sys.stderr.flush()
         mf._C.abort(f"[rank {rank}] ending the job after a failed test", 1)
+
+
+@pytest.fixture(autouse=True)
+def a_program_of_its_own():
+    """Each test as a program of its own: the meshes an earlier test made DTensors on leave
+    this test's global tensors meshflow's (Tensor.to_local: torch's DTensor.to_local only on
+    a mesh the program made DTensors on)."""
+    yield
+    meshflow_placement.dtensor_meshes.clear()
 
 
 @pytest.fixture
