@@ -256,6 +256,7 @@ Var in_format_of(const VarImpl& leaf, const Var& grad) {
 // is stored into that Var, so that `g = p.grad` sees what a later backward adds. Recorded
 // sums (create_graph) and traced ones (a graph) make a new Var, as before.
 void run_post_accumulate_hooks(const VarImpl& leaf) {
+  if (leaf.post_accumulate_hooks.empty()) return;  // every leaf of every backward passes here
   const auto hooks = leaf.post_accumulate_hooks;  // a copy: a hook may add or remove hooks
   for (const auto& hook : hooks) hook.second();
 }

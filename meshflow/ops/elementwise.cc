@@ -742,42 +742,49 @@ std::vector<Signature> linear_in_dy_signatures(const std::vector<TensorMeta>& in
   return sigs;
 }
 
-// dx from x and dy, of one float dtype, for clamp or hardtanh (`hardtanh`); dy of x's shape
-// or one that broadcasts to it (a sum's gradient, not expanded: autograd/var.h), dx of x's.
-OpDef clamp_backward_op(const char* name, bool hardtanh) {
+// An activation's backward op `name`: dx from x and dy of one float dtype, dy of x's shape or
+// one that broadcasts to it (a sum's gradient, not expanded: autograd/var.h), dx of x's;
+// linear in dy. `check(attrs)` throws for bad attributes; `functor(T{}, attrs)` is dx =
+// f(x, dy) for float dtype T.
+template <typename Functor>
+OpDef activation_backward_op(const char* name, void (*check)(const Attrs&), Functor functor) {
   OpDef op;
   op.name = name;
   op.elementwise = true;
-  op.infer = [name](const std::vector<TensorMeta>& in, const Attrs&) {
+  op.infer = [name, check](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     kernel::expect_inputs(name, in, 2);
     expect_floating_x(name, in[0]);
     kernel::expect_broadcasts_to(name, in[1].shape, in[0].shape, "dy", "x's");
     kernel::expect_same_dtype(name, in[0], in[1]);
+    check(attrs);
     return std::vector<TensorMeta>{in[0]};
   };
-  op.check_given = [name, hardtanh](const std::vector<TensorMeta>& in, const Attrs& attrs) {
-    kernel::expect_inputs(name, in, 2);
-    check_bounds(name, attrs, in[0].dtype, hardtanh);
-  };
   op.signatures = linear_in_dy_signatures;
-  op.kernel = [hardtanh](const std::vector<Tensor>& in, const KernelContext& ctx) {
+  op.kernel = [functor](const std::vector<Tensor>& in, const KernelContext& ctx) {
     Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
     visit_dtype(out.dtype(), [&](auto v) {
       using T = decltype(v);
       if constexpr (std::is_floating_point_v<T>) {
-        const kernel::ClampBounds<T> b = kernel::clamp_bounds<T>(ctx.attrs);
-        auto each = [&](auto f) {
-          kernel::activation_backward_loop(in[0].data_as<T>(), in[1].data_as<T>(), in[1].shape(), out.data_as<T>(),
-                                           out.shape(), f);
-        };
-        if (hardtanh) {
-          each(scalar::ClampBackward<T, true>{b.lo, b.hi, b.has_lo, b.has_hi});
-        } else {
-          each(scalar::ClampBackward<T, false>{b.lo, b.hi, b.has_lo, b.has_hi});
-        }
+        kernel::activation_backward_loop(in[0].data_as<T>(), in[1].data_as<T>(), in[1].shape(), out.data_as<T>(),
+                                         out.shape(), functor(v, ctx.attrs));
       }
     });
     return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+// clamp's or hardtanh's (kHardtanh) backward; its bounds are checked on the caller's dtype.
+template <bool kHardtanh>
+OpDef clamp_backward_op(const char* name) {
+  OpDef op = activation_backward_op(name, [](const Attrs&) {}, [](auto v, const Attrs& attrs) {
+    using T = decltype(v);
+    const kernel::ClampBounds<T> b = kernel::clamp_bounds<T>(attrs);
+    return scalar::ClampBackward<T, kHardtanh>{b.lo, b.hi, b.has_lo, b.has_hi};
+  });
+  op.check_given = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, 2);
+    check_bounds(name, attrs, in[0].dtype, kHardtanh);
   };
   return op;
 }
@@ -820,33 +827,12 @@ OpDef leaky_relu_op() {
   return op;
 }
 
-// dx from x and dy of one float dtype; dy of x's shape or one that broadcasts to it (a sum's
-// gradient, not expanded: autograd/var.h), dx of x's.
 OpDef leaky_relu_backward_op() {
-  OpDef op;
-  op.name = kLeakyReluBackward;
-  op.elementwise = true;
-  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
-    kernel::expect_inputs(kLeakyReluBackward, in, 2);
-    expect_floating_x(kLeakyReluBackward, in[0]);
-    kernel::expect_broadcasts_to(kLeakyReluBackward, in[1].shape, in[0].shape, "dy", "x's");
-    kernel::expect_same_dtype(kLeakyReluBackward, in[0], in[1]);
-    leaky_slope<double>(attrs);
-    return std::vector<TensorMeta>{in[0]};
-  };
-  op.signatures = linear_in_dy_signatures;
-  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
-    visit_dtype(out.dtype(), [&](auto v) {
-      using T = decltype(v);
-      if constexpr (std::is_floating_point_v<T>) {
-        kernel::activation_backward_loop(in[0].data_as<T>(), in[1].data_as<T>(), in[1].shape(), out.data_as<T>(),
-                                         out.shape(), scalar::LeakyReluBackward<T>{leaky_slope<T>(ctx.attrs)});
-      }
-    });
-    return std::vector<Tensor>{out};
-  };
-  return op;
+  return activation_backward_op(
+      kLeakyReluBackward, [](const Attrs& attrs) { leaky_slope<double>(attrs); }, [](auto v, const Attrs& attrs) {
+        using T = decltype(v);
+        return scalar::LeakyReluBackward<T>{leaky_slope<T>(attrs)};
+      });
 }
 
 // softplus (attributes "beta", "threshold", numbers): scalar::Softplus of a float x, and
@@ -912,42 +898,21 @@ OpDef softplus_op() {
   return op;
 }
 
-// dx from x and dy of one float dtype; dy of x's shape or one that broadcasts to it.
+// float32 through fast_math's sigmoid, vectorized.
 OpDef softplus_backward_op() {
-  OpDef op;
-  op.name = kSoftplusBackward;
-  op.elementwise = true;
-  op.infer = [](const std::vector<TensorMeta>& in, const Attrs& attrs) {
-    kernel::expect_inputs(kSoftplusBackward, in, 2);
-    expect_floating_x(kSoftplusBackward, in[0]);
-    kernel::expect_broadcasts_to(kSoftplusBackward, in[1].shape, in[0].shape, "dy", "x's");
-    kernel::expect_same_dtype(kSoftplusBackward, in[0], in[1]);
-    softplus_attrs<double>(attrs);
-    return std::vector<TensorMeta>{in[0]};
-  };
-  op.signatures = linear_in_dy_signatures;
-  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
-    Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
-    visit_dtype(out.dtype(), [&](auto v) {
-      using T = decltype(v);
-      if constexpr (std::is_floating_point_v<T>) {
-        const auto [beta, threshold] = softplus_attrs<T>(ctx.attrs);
-        const T *x = in[0].data_as<T>(), *dy = in[1].data_as<T>();
+  return activation_backward_op(
+      kSoftplusBackward, [](const Attrs& attrs) { softplus_attrs<double>(attrs); }, [](auto v, const Attrs& attrs) {
+        using T = decltype(v);
+        const auto [beta, threshold] = softplus_attrs<T>(attrs);
         if constexpr (std::is_same_v<T, float>) {
-          kernel::activation_backward_loop(x, dy, in[1].shape(), out.data_as<T>(), out.shape(),
-                                           [beta, threshold](float xi, float g) __attribute__((always_inline)) {
-                                             const float s = xi * beta, smooth = g * fast_math::sigmoid(s);
-                                             return s > threshold ? g : smooth;
-                                           });
+          return [beta, threshold](float x, float dy) __attribute__((always_inline)) {
+            const float s = x * beta, smooth = dy * fast_math::sigmoid(s);
+            return s > threshold ? dy : smooth;
+          };
         } else {
-          kernel::activation_backward_loop(x, dy, in[1].shape(), out.data_as<T>(), out.shape(),
-                                           scalar::SoftplusBackward<T>{beta, threshold});
+          return scalar::SoftplusBackward<T>{beta, threshold};
         }
-      }
-    });
-    return std::vector<Tensor>{out};
-  };
-  return op;
+      });
 }
 
 // softplus_backward's gradient: itself on ddx for dy (linear in dy; summed where dy was
@@ -1662,8 +1627,8 @@ void register_clamp_ops(OpRegistry& r) {
   r.add(with_grad(leaky_relu_backward_op(), clamp_backward_grad(kLeakyReluBackward)));
   r.add(taking_broadcast_grads(with_grad(clamp_op("clamp", false), clamp_grad(kClampBackward))));
   r.add(taking_broadcast_grads(with_grad(clamp_op("hardtanh", true), clamp_grad(kHardtanhBackward))));
-  r.add(with_grad(clamp_backward_op(kClampBackward, false), clamp_backward_grad(kClampBackward)));
-  r.add(with_grad(clamp_backward_op(kHardtanhBackward, true), clamp_backward_grad(kHardtanhBackward)));
+  r.add(with_grad(clamp_backward_op<false>(kClampBackward), clamp_backward_grad(kClampBackward)));
+  r.add(with_grad(clamp_backward_op<true>(kHardtanhBackward), clamp_backward_grad(kHardtanhBackward)));
 }
 
 }  // namespace
