@@ -189,7 +189,9 @@ def get_rank(group=None):  # noqa: A002
 
 
 def get_world_size(group=None):  # noqa: A002
-    return _group(group, "get_world_size").size()
+    """`group`'s size; -1 on a rank that is not a member (torch's, as get_rank's -1)."""
+    g = _group(group, "get_world_size")
+    return g.size() if g.rank() >= 0 else -1
 
 
 def get_process_group_ranks(group):  # noqa: A002
@@ -572,8 +574,21 @@ def scatter(tensor, scatter_list=None, src=0, group=None, async_op=False):  # no
 def _peer(rank, group, call):  # noqa: A002
     """A peer's world rank from torch's arguments (a rank of `group` when group_dst/src given)."""
     if rank is None:
-        raise ValueError(f"{call}: a peer rank is needed (recv from any source is not supported: name src)")
+        raise ValueError(f"{call}: a peer rank is needed")
     return _group(group, call).ranks[rank] if group is not None else int(rank)
+
+
+def _source(src, group, group_src, call):  # noqa: A002
+    """irecv's peer: src (a world rank) or group_src (a rank of `group`); neither (torch's
+    receive from any source) is the one other member of `group` (the world by default), the
+    only rank that can send here; among more, which one sends is not known before it does."""
+    if src is not None or group_src is not None:
+        return _peer(src if group_src is None else group_src, group if group_src is not None else None, call)
+    others = [r for r in _group(group, call).ranks if r != _env.get_rank()]
+    if len(others) != 1:
+        raise ValueError(f"{call}: src=None (any source) among {len(others)} other ranks is not supported; expected "
+                         f"src (or group_src) naming the sender, or a group of two")
+    return others[0]
 
 
 # isend / irecv calls not issued yet: they go as one batch (global/point_to_point.h) at the
@@ -615,9 +630,10 @@ def isend(tensor, dst=None, group=None, tag=0, group_dst=None):  # noqa: A002
 
 def irecv(tensor, src=None, group=None, tag=0, group_src=None):  # noqa: A002
     """Receives into `tensor` what rank src sends it (the same shape and dtype), once the
-    returned work is waited for (or the next send, recv or collective)."""
+    returned work is waited for (or the next send, recv or collective); src=None, in a group
+    of two, from the other rank."""
     _require_initialized("irecv")
-    peer = _peer(src if group_src is None else group_src, group if group_src is not None else None, "irecv")
+    peer = _source(src, group, group_src, "irecv")
     work = _P2PWork(_local(tensor, "irecv"), peer, peer)
     _pending.append(work)
     return work

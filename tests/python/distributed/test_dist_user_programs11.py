@@ -61,16 +61,20 @@ def test_program_prints_what_torch_printed(name):
 
 
 def test_join_refuses_what_it_cannot_shadow(pg):
-    """Join takes one DistributedDataParallel: a ZeroRedundancyOptimizer (whose steps it
-    would not shadow) or a second model raises at once, on every rank, rather than hang."""
+    """Join takes one DistributedDataParallel (and ZeroRedundancyOptimizers over it,
+    user_programs14's d34): a ZeroRedundancyOptimizer alone (nothing tells the ranks which
+    still step), a second model or another object raises at once, on every rank, rather than
+    hang."""
     import meshflow as mf
     from meshflow.distributed.algorithms.join import Join
     from meshflow.distributed.optim import ZeroRedundancyOptimizer
     from meshflow.nn.parallel import DistributedDataParallel as DDP
     a, b = DDP(mf.nn.Linear(2, 2)), DDP(mf.nn.Linear(2, 2))
     opt = ZeroRedundancyOptimizer(a.parameters(), optimizer_class=mf.optim.SGD, lr=0.1)
-    with pytest.raises(NotImplementedError, match="ZeroRedundancyOptimizer"):
-        Join([a, opt])
+    with pytest.raises(NotImplementedError, match="one DistributedDataParallel"):
+        Join([opt])
+    with pytest.raises(NotImplementedError, match="can join here, got Linear"):
+        Join([a, mf.nn.Linear(2, 2)])
     with pytest.raises(NotImplementedError, match="one DistributedDataParallel"):
         Join([a, b])
     with pytest.raises(ValueError, match="at least one"):

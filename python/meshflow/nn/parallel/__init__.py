@@ -232,20 +232,27 @@ class DistributedDataParallel(Module):
         finally:
             self.require_backward_grad_sync = before
 
-    @contextlib.contextmanager
     def join(self, divide_by_initial_world_size=True, enable=True, throw_on_early_termination=False):
         """Training on uneven inputs, as torch's Join: inside, each forward tells the other
         ranks this one still steps; a rank whose loop has ended shadows the others' steps
         (their buffer copies and gradient averages, with zero gradients) until every rank's
         has, then every rank takes the model of the last to finish. Gradients are divided by
         the group's size (divide_by_initial_world_size) or by the ranks still stepping."""
+        return self._joined((), divide_by_initial_world_size, enable, throw_on_early_termination)
+
+    @contextlib.contextmanager
+    def _joined(self, optimizer_steps, divide_by_initial_world_size, enable, throw_on_early_termination):
+        """join(), where a joined rank also shadows each of the others' steps with
+        `optimizer_steps` (ZeroRedundancyOptimizer.step: its broadcasts, after the gradients'
+        average; torch's join hooks, in that order)."""
         if not enable or self._global:
             yield
             return
         if throw_on_early_termination:
             raise NotImplementedError("DistributedDataParallel.join(throw_on_early_termination=True) is not supported: "
                                       "the ranks that still have inputs go on, shadowed")
-        self._join = {"by_initial_size": divide_by_initial_world_size, "active": self.process_group.size()}
+        self._join = {"by_initial_size": divide_by_initial_world_size, "active": self.process_group.size(),
+                      "optimizer_steps": tuple(optimizer_steps)}
         try:
             yield
             self._shadow_until_every_rank_joined()
@@ -266,6 +273,8 @@ class DistributedDataParallel(Module):
                 self._copy_buffers()
             if syncing:
                 self._average_gradients(shadow=True)
+            for step in self._join["optimizer_steps"]:
+                step()  # this rank's shard, stepped with the gradients it holds (torch's ZeRO join hook)
         mine = tensor([float(self.process_group.rank() if last else -1)], dtype=float32)
         _dist.all_reduce(mine, op=_dist.ReduceOp.MAX, group=self.process_group)
         self._broadcast_from(list(self.module.parameters()) + list(self.module.buffers()),
