@@ -23,7 +23,14 @@ one backward; ZeroRedundancyOptimizer (Adam under DDP, SGD over hand-averaged gr
 consolidated on rank 0 or 1); DistributedSampler without shuffling (padding, drop_last, a
 dataset of 1); evaluation gathering predictions with all_gather_object and with all_gather
 (the sampler's interleaving undone); rank-0 saving behind a barrier, loading with map_location
-(a string, a function) and weights_only, DDP's "module." prefix consumed.
+(a string, a function) and weights_only, DDP's "module." prefix consumed. Written after the
+fixes: collectives into views of a flat buffer, float16 / bfloat16 / int8 / uint8
+collectives, an unsorted new_group with group_src / group_dst, work.result() and futures,
+ZeRO with parameter groups and StepLR, per-rank checkpoints averaged on rank 0, ranks
+training different heads under find_unused_parameters, a CLIP-style loss over
+distributed.nn.functional.all_gather, clipping after DDP's average, non-reentrant activation
+checkpointing, an EMA AveragedModel evaluated on rank 0, no_sync with a comm hook, generation
+through model.module.
 
 In meshflow's own idioms (g*), each must print on 2 ranks what it printed in one process
 (expected_one_process.json; a value only rank 0 computes is None on the others): global
