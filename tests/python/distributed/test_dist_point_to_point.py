@@ -151,3 +151,21 @@ def test_a_pipeline_over_every_rank_forward_then_backward(pg):
     if RANK > 0:
         dist.send(gradient, dst=RANK - 1)
     assert gradient.tolist() == (value(0, 0) * 2 ** WORLD + 1).tolist()
+
+
+def test_recv_without_src_takes_the_one_other_rank_of_a_pair_and_refuses_among_more(pg):
+    """torch's recv from any source: in a group of two only the other member can send, so
+    recv returns it (torch's return value); among more ranks it raises on the receiver at the
+    call, naming why, before anything is sent."""
+    pair = dist.new_group([0, 1])
+    if RANK in (0, 1):
+        into = mf.zeros(2, 3)
+        if RANK == 0:
+            assert dist.recv(into, group=pair) == 1
+            assert into.tolist() == value(1, 0).tolist()
+        else:
+            dist.send(value(1, 0), dst=0, group=pair)
+    if WORLD > 2:
+        with pytest.raises(ValueError, match="any source"):
+            dist.irecv(mf.zeros(1))
+    dist.barrier()
