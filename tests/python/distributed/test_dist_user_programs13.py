@@ -69,20 +69,31 @@ def test_program_prints_what_torch_printed(name):
     prints_what_torch_printed(HERE, EXPECTED, RANKS, name, drop=KNOWN_DIFFERENT.get(name, ()))
 
 
-@pytest.mark.parametrize("name", OWN_IDIOMS)
-def test_own_idiom_prints_what_it_printed_in_one_process(name):
+def prints_what_one_process_printed(folder, one_process, name, noise=()):
+    """A program in meshflow's own idioms prints on 2 ranks what it printed in one process
+    (`one_process[name]`), less the rank-0-only values (None on the others) and `noise`'s keys."""
     if WORLD != 2:
         pytest.skip("compared on 2 ranks")
-    got, want = result_sharing_tempdir(os.path.join(HERE, f"{name}.py")), ONE_PROCESS[name]
+    got, want = result_sharing_tempdir(os.path.join(folder, f"{name}.py")), one_process[name]
     if RANK > 0:  # rank-0-only values
         got, want = ({k: v for k, v in d.items() if got[k] is not None} for d in (got, want))
-    noise = BIAS_BEFORE_NORM_UNDER_ADAM.get(name, set())
     got, want = ({k: v for k, v in d.items() if k not in noise} for d in (got, want))
     assert close(got, want, 1e-4, 1e-5), f"{name} on rank {RANK}: {got} != one process's {want}"
 
 
-def test_a_two_rank_checkpoint_continues_in_a_local_model_on_every_rank_of_this_job():
-    got = result_sharing_tempdir(os.path.join(HERE, "k01_two_rank_bn_ckpt_local_model_any_world.py"))
-    saver = ONE_PROCESS["k00_bn_split_model_saved_then_continued"]
+def continues_as_the_saver(folder, loader, saver):
+    """`loader` (a program reading the checkpoint `saver` wrote on 2 ranks into a local model)
+    continues, on every rank of this job, as the saver did in one process."""
+    got = result_sharing_tempdir(os.path.join(folder, f"{loader}.py"))
     want = {"cont": saver["cont"], "ev": saver["ev"], "lr": saver["lr"], "local": True, "nbt": 4}
     assert close(got, want, 1e-4, 1e-5), f"on {WORLD} ranks, rank {RANK}: {got} != {want}"
+
+
+@pytest.mark.parametrize("name", OWN_IDIOMS)
+def test_own_idiom_prints_what_it_printed_in_one_process(name):
+    prints_what_one_process_printed(HERE, ONE_PROCESS, name, BIAS_BEFORE_NORM_UNDER_ADAM.get(name, ()))
+
+
+def test_a_two_rank_checkpoint_continues_in_a_local_model_on_every_rank_of_this_job():
+    continues_as_the_saver(HERE, "k01_two_rank_bn_ckpt_local_model_any_world",
+                           ONE_PROCESS["k00_bn_split_model_saved_then_continued"])

@@ -50,11 +50,9 @@ import os
 
 import pytest
 
-from test_dist_global_programs import result_sharing_tempdir
-from test_dist_user_programs2 import RANK, WORLD
 from test_dist_user_programs4 import time_limit  # noqa: F401 (autouse: every test here is under it)
-from test_dist_user_programs7 import close
 from test_dist_user_programs9 import prints_what_torch_printed, recorded
+from test_dist_user_programs13 import continues_as_the_saver, prints_what_one_process_printed
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "user_programs14")
 RANKS = {"d": 2}  # the job size each torch program was recorded on
@@ -75,18 +73,9 @@ def test_program_prints_what_torch_printed(name):
 
 @pytest.mark.parametrize("name", OWN_IDIOMS)
 def test_own_idiom_prints_what_it_printed_in_one_process(name):
-    if WORLD != 2:
-        pytest.skip("compared on 2 ranks")
-    got, want = result_sharing_tempdir(os.path.join(HERE, f"{name}.py")), ONE_PROCESS[name]
-    if RANK > 0:  # rank-0-only values
-        got, want = ({k: v for k, v in d.items() if got[k] is not None} for d in (got, want))
-    noise = BIAS_BEFORE_NORM_UNDER_ADAM.get(name, set())
-    got, want = ({k: v for k, v in d.items() if k not in noise} for d in (got, want))
-    assert close(got, want, 1e-4, 1e-5), f"{name} on rank {RANK}: {got} != one process's {want}"
+    prints_what_one_process_printed(HERE, ONE_PROCESS, name, BIAS_BEFORE_NORM_UNDER_ADAM.get(name, ()))
 
 
 def test_a_two_rank_graph_checkpoint_continues_in_a_local_model_on_every_rank_of_this_job():
-    got = result_sharing_tempdir(os.path.join(HERE, "k01_graph_ckpt_two_ranks_into_local_model_any_world.py"))
-    saver = ONE_PROCESS["k00_graph_split_embedding_saved_then_continued"]
-    want = {"cont": saver["cont"], "ev": saver["ev"], "lr": saver["lr"], "local": True, "nbt": 4}
-    assert close(got, want, 1e-4, 1e-5), f"on {WORLD} ranks, rank {RANK}: {got} != {want}"
+    continues_as_the_saver(HERE, "k01_graph_ckpt_two_ranks_into_local_model_any_world",
+                           ONE_PROCESS["k00_graph_split_embedding_saved_then_continued"])
