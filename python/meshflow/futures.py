@@ -3,7 +3,7 @@ result, and what `work.get_future()` returns. meshflow's collectives are ordered
 with the ops after them, so a future here holds its value at once (set_result) and `then`
 runs its callback at the call; waiting reads nothing more."""
 
-__all__ = ["Future"]
+__all__ = ["Future", "collect_all", "wait_all"]
 
 
 class Future:
@@ -56,3 +56,24 @@ class Future:
             callback(self)
         else:
             self._callbacks.append(callback)
+
+
+def collect_all(futures):
+    """A future set once every one of `futures` is, holding that list (torch's)."""
+    futures = list(futures)
+    out, left = Future(), [len(futures)]
+
+    def one_done(_):
+        left[0] -= 1
+        if left[0] == 0:
+            out.set_result(futures)
+    if not futures:
+        out.set_result(futures)
+    for future in futures:
+        future.add_done_callback(one_done)
+    return out
+
+
+def wait_all(futures):
+    """Each future's value, in order (torch's; the first one that failed raises its error)."""
+    return [future.wait() for future in futures]

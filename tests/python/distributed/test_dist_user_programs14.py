@@ -30,7 +30,9 @@ ZeRO with parameter groups and StepLR, per-rank checkpoints averaged on rank 0, 
 training different heads under find_unused_parameters, a CLIP-style loss over
 distributed.nn.functional.all_gather, clipping after DDP's average, non-reentrant activation
 checkpointing, an EMA AveragedModel evaluated on rank 0, no_sync with a comm hook, generation
-through model.module.
+through model.module; then parameters broadcast as themselves (not .data), a BatchSampler over
+DistributedSampler, a dict output with a key the loss never reads, metrics stacked into one
+all-reduce and async all-reduces waited with futures.wait_all, two DDP models trained as a GAN.
 
 In meshflow's own idioms (g*), each must print on 2 ranks what it printed in one process
 (expected_one_process.json; a value only rank 0 computes is None on the others): global
