@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "meshflow/autograd/alias.h"
+#include "meshflow/autograd/detach.h"
 #include "meshflow/autograd/grad_api.h"
 #include "meshflow/autograd/inference.h"
 #include "meshflow/boxing/execute.h"
@@ -581,6 +582,14 @@ Var Var::detach() const {
   d.impl_->aliases = impl_->aliases;
   d.impl_->inference = impl_->inference;
   return d;
+}
+
+void detach_in_place(Var& v) {
+  VarImpl& impl = checked(VarAccess::impl(v));
+  impl.grad_fn.reset();
+  impl.output_index = 0;
+  impl.retain_hook = 0;
+  impl.requires_grad = false;
 }
 
 namespace {
