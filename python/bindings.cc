@@ -885,7 +885,7 @@ void bind_functions(py::module_& m) {
 // Op calls and their settings: gradients, devices, boxing plans, signatures.
 void bind_ops(py::module_& m) {
   using release = py::call_guard<py::gil_scoped_release>;
-  m.def("grad_enabled", &grad_enabled);
+  m.def("grad_enabled", &grad_mode_set);  // torch.is_grad_enabled(); inference mode records nothing whatever it says
   m.def("set_grad_enabled", &set_grad_enabled, py::arg("enabled"));
   m.def("inference_mode_enabled", &inference_mode_enabled);
   m.def("set_inference_mode", &set_inference_mode, py::arg("enabled"));

@@ -761,7 +761,8 @@ void Var::assign(const Var& result, uint64_t since) { assign_value(impl_, result
 
 void follow_write(const Var& v, const Var& result) { assign_value(VarAccess::impl(v), result, UINT64_MAX, false); }
 
-bool grad_enabled() { return grad_mode; }
+bool grad_enabled() { return grad_mode && !inference_mode; }
+bool grad_mode_set() { return grad_mode; }
 void set_grad_enabled(bool enabled) { grad_mode = enabled; }
 bool inference_mode_enabled() { return inference_mode; }
 void set_inference_mode(bool enabled) { inference_mode = enabled; }
@@ -771,7 +772,7 @@ NoGradGuard::~NoGradGuard() { grad_mode = previous_; }
 bool record(const std::string& name, const std::vector<Var>& inputs, std::vector<Var>& outputs,
             std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward,
             std::function<void()> release) {
-  if (!grad_mode) return false;
+  if (!grad_enabled()) return false;
   const bool any = std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.requires_grad(); });
   if (!any) return false;
   auto node = std::make_shared<Node>();

@@ -557,7 +557,10 @@ class Tensor:
     @property
     def _version(self):
         """In-place writes so far (torch's version counter): a view counts its bases', whose
-        writes it shares. backward() refuses a call that read a value written since."""
+        writes it shares. backward() refuses a call that read a value written since. An
+        inference tensor has none, as torch's (whose read raises)."""
+        if self._impl.is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         t, version = self, self._impl.version
         while (record := getattr(t, "_view", None)) is not None:
             t = record[0]

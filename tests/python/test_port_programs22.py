@@ -107,3 +107,27 @@ def test_segment_reduce_is_torch_s_with_empty_segments_and_initial():
     x = d.clone().requires_grad_()
     mf.segment_reduce(x, "max", lengths=lengths).sum().backward()
     assert x.grad.tolist() == [0.0, 1.0, 0.0, 0.0, 1.0]
+
+
+def test_inference_mode_records_nothing_even_with_grad_mode_on_inside():
+    x = mf.ones(2, requires_grad=True)
+    with mf.inference_mode():
+        with mf.enable_grad():
+            assert mf.is_grad_enabled() and mf.is_inference_mode_enabled()
+            z = x * 2
+            w = mf.nn.Linear(2, 1)(x)
+    assert not z.requires_grad and z.grad_fn is None and z.is_inference() and not w.requires_grad
+    with pytest.raises(RuntimeError, match="version counter"):
+        z._version
+    with mf.inference_mode():
+        pass
+    assert mf.is_grad_enabled() and (x * 2).requires_grad  # the modes come back as they were
+    with mf.no_grad(), mf.inference_mode(False):
+        assert mf.is_grad_enabled() and (x * 2).requires_grad  # as torch's: mode=False turns grad on
+
+
+def test_kl_div_of_a_negative_target_is_nan_as_torch_s_xlogy():
+    inp = mf.tensor([[-1.0, -2.0, -0.5]])
+    got = F.kl_div(inp, mf.tensor([[0.0, -0.1, 0.5]]), reduction="none")
+    assert got[0, 0].item() == 0.0 and math.isnan(got[0, 1].item())
+    assert abs(got[0, 2].item() - 0.5 * (math.log(0.5) + 0.5)) < 1e-6
