@@ -146,14 +146,19 @@ def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, ax
         raise RuntimeError("segment_reduce: indices is not supported; pass lengths or offsets, as torch's")
     if (lengths is None) == (offsets is None):
         raise RuntimeError("segment_reduce: expected either lengths or offsets")
-    counts = lengths.tolist() if lengths is not None else [b - a for a, b in zip(offsets.tolist(), offsets.tolist()[1:])]
+    if lengths is not None:
+        counts = lengths.tolist()
+    else:
+        starts = offsets.tolist()
+        counts = [b - a for a, b in zip(starts, starts[1:])]
     if not all(isinstance(c, int) for c in counts) or axis != 0:
         raise NotImplementedError("segment_reduce: meshflow takes 1-d lengths or offsets over axis 0")
     if not unsafe and (any(c < 0 for c in counts) or sum(counts) != data.shape[0]):
         raise RuntimeError(f"segment_reduce(): Expected all rows of lengths along axis to sum to data.size(0) "
                            f"({data.shape[0]}) when !unsafe; got lengths {counts}")
     rows = tuple(data.shape[1:])
-    ids = _placed_like(data, tensor([i for i, c in enumerate(counts) for i in [i] * c], dtype=_dtype.int64))  # range is torch's here
+    ids = [i for i, c in enumerate(counts) for i in [i] * c]  # each row's segment (range is torch's here)
+    ids = _placed_like(data, tensor(ids, dtype=_dtype.int64))
     index = ids.reshape((-1,) + (1,) * len(rows)).expand(data.shape)
     size = (len(counts),) + rows
     if reduce in ("sum", "mean"):

@@ -95,13 +95,16 @@ def test_grid_sample_of_volumes_and_its_grid_gradient_are_torch_s():
 def test_segment_reduce_is_torch_s_with_empty_segments_and_initial():
     d = mf.tensor([1.0, 5, 2, 3, 4])
     lengths = mf.tensor([2, 0, 3])
-    want = {"max": ([5, -math.inf, 4], [7, 7, 7]), "min": ([1, math.inf, 2], [1, 7, 2]), "sum": ([6, 0, 9], [13, 7, 16]),
-            "mean": ([3, math.nan, 3], [6.5, 7, 16 / 3]), "prod": ([5, 1, 24], [35, 7, 168])}
+    want = {"max": ([5, -math.inf, 4], [7, 7, 7]), "min": ([1, math.inf, 2], [1, 7, 2]),
+            "sum": ([6, 0, 9], [13, 7, 16]), "mean": ([3, math.nan, 3], [6.5, 7, 16 / 3]),
+            "prod": ([5, 1, 24], [35, 7, 168])}
     for reduce, (plain, initial) in want.items():
         np.testing.assert_allclose(mf.segment_reduce(d, reduce, lengths=lengths).numpy(), plain, rtol=1e-6)
-        np.testing.assert_allclose(mf.segment_reduce(d, reduce, lengths=lengths, initial=7.0).numpy(), initial, rtol=1e-6)
+        with_initial = mf.segment_reduce(d, reduce, lengths=lengths, initial=7.0)
+        np.testing.assert_allclose(with_initial.numpy(), initial, rtol=1e-6)
     assert mf.segment_reduce(d, "max", offsets=mf.tensor([0, 2, 2, 5])).tolist() == [5.0, -math.inf, 4.0]
-    assert mf.segment_reduce(mf.arange(12.0).view(6, 2), "sum", lengths=mf.tensor([1, 5])).tolist() == [[0, 1], [30, 35]]
+    rows = mf.segment_reduce(mf.arange(12.0).view(6, 2), "sum", lengths=mf.tensor([1, 5]))
+    assert rows.tolist() == [[0, 1], [30, 35]]
     with pytest.raises(RuntimeError, match="sum to"):
         mf.segment_reduce(mf.arange(6.0), "sum", lengths=mf.tensor([1, 2]))
     x = d.clone().requires_grad_()

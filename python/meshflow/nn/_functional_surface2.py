@@ -292,8 +292,8 @@ def affine_grid(theta, size, align_corners=False):
     if spatial not in (2, 3):
         raise ValueError(f"affine_grid: expected a size [N, C, H, W] or [N, C, D, H, W], got {list(size)}")
     if theta.ndim != 3 or tuple(theta.shape[1:]) != (spatial, spatial + 1):
-        raise ValueError(f"affine_grid: expected theta of shape [N, {spatial}, {spatial + 1}] for a {len(size)}-d size, "
-                         f"got {tuple(theta.shape)}")
+        raise ValueError(f"affine_grid: expected theta of shape [N, {spatial}, {spatial + 1}] for a "
+                         f"{len(size)}-d size, got {tuple(theta.shape)}")
     if size[0] != theta.shape[0]:
         raise ValueError(f"affine_grid: expected size's N to be theta's {theta.shape[0]}, got {list(size)}")
     extents = [int(v) for v in size[2:]]  # (D,) H, W
