@@ -13,8 +13,9 @@ namespace mf {
 bool inference_mode_enabled();
 void set_inference_mode(bool enabled);
 // Grad mode as last set (torch.is_grad_enabled()), which inference mode leaves as it is:
-// inside the mode nothing records whatever grad mode says (grad_enabled() is false there,
-// enable_grad() included), as torch's inference mode excludes autograd.
+// inside the mode no op records whatever grad mode says (grad_enabled(), which ops ask, is
+// false there, enable_grad() included), as torch's inference mode excludes autograd; record()
+// itself goes by this, as torch's Python autograd.Functions record under enable_grad() there.
 bool grad_mode_set();
 // Whether `v` was made in inference mode; detach() keeps it, an op's result is made anew.
 bool is_inference(const Var& v);

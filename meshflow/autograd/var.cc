@@ -772,7 +772,10 @@ NoGradGuard::~NoGradGuard() { grad_mode = previous_; }
 bool record(const std::string& name, const std::vector<Var>& inputs, std::vector<Var>& outputs,
             std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward,
             std::function<void()> release) {
-  if (!grad_enabled()) return false;
+  // grad mode as set, not grad_enabled(): inference mode stops the ops' recording (their
+  // callers ask grad_enabled()), not a custom Function's, as torch's Python Functions record
+  // under enable_grad() inside inference mode
+  if (!grad_mode) return false;
   const bool any = std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.requires_grad(); });
   if (!any) return false;
   auto node = std::make_shared<Node>();
@@ -1331,7 +1334,7 @@ namespace {
 // write of its input afterwards leaves backward through it exact.
 void record_conversion(const std::string& name, const Var& x, std::vector<Var>& out,
                        std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward) {
-  if (record(name, {x}, out, std::move(backward))) set_saved(*out[0].grad_fn(), {});
+  if (grad_enabled() && record(name, {x}, out, std::move(backward))) set_saved(*out[0].grad_fn(), {});
 }
 
 }  // namespace

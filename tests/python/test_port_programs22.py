@@ -134,3 +134,19 @@ def test_kl_div_of_a_negative_target_is_nan_as_torch_s_xlogy():
     got = F.kl_div(inp, mf.tensor([[0.0, -0.1, 0.5]]), reduction="none")
     assert got[0, 0].item() == 0.0 and math.isnan(got[0, 1].item())
     assert abs(got[0, 2].item() - 0.5 * (math.log(0.5) + 0.5)) < 1e-6
+
+
+def test_a_custom_function_records_under_enable_grad_in_inference_mode_as_torch_s():
+    class Square(mf.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return 2 * x * g
+    x = mf.ones(2, requires_grad=True)
+    with mf.inference_mode(), mf.enable_grad():
+        assert Square.apply(x).requires_grad and not (x * x).requires_grad  # torch's Python Functions record
