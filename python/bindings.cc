@@ -22,6 +22,7 @@
 #include <pybind11/stl.h>
 
 #include "meshflow/autograd/alias.h"
+#include "meshflow/autograd/detach.h"
 #include "meshflow/autograd/grad_api.h"
 #include "meshflow/autograd/inference.h"
 #include "meshflow/boxing/plan.h"
@@ -470,6 +471,7 @@ void bind_autograd(py::module_& m) {
                     [](Var& v, std::optional<Var> g) { v.set_grad(g ? *g : Var()); })
       .def_property_readonly("grad_fn", [](const Var& v) { return v.grad_fn(); })
       .def("detach", &Var::detach)
+      .def("detach_in_place", [](Var& v) { detach_in_place(v); })
       .def("set_data", &Var::set_data, py::arg("value"))
       .def("set_data_in_place", &Var::set_data_in_place, py::arg("value"))
       .def("assign", &Var::assign, py::arg("result"), py::arg("since") = UINT64_MAX)
@@ -883,7 +885,7 @@ void bind_functions(py::module_& m) {
 // Op calls and their settings: gradients, devices, boxing plans, signatures.
 void bind_ops(py::module_& m) {
   using release = py::call_guard<py::gil_scoped_release>;
-  m.def("grad_enabled", &grad_enabled);
+  m.def("grad_enabled", &grad_mode_set);  // torch.is_grad_enabled(); inference mode records nothing whatever it says
   m.def("set_grad_enabled", &set_grad_enabled, py::arg("enabled"));
   m.def("inference_mode_enabled", &inference_mode_enabled);
   m.def("set_inference_mode", &set_inference_mode, py::arg("enabled"));

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "meshflow/autograd/inference.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/vm/vm.h"
 
@@ -80,7 +81,7 @@ void backward(const std::vector<Var>& roots, const std::vector<Var>& grads, bool
   std::vector<Var> join{Var(zeros_here({}, DType::kFloat32, host_memory()))};
   {
     struct GradOn {
-      bool previous = grad_enabled();
+      bool previous = grad_mode_set();
       GradOn() { set_grad_enabled(true); }
       ~GradOn() { set_grad_enabled(previous); }
     } on;

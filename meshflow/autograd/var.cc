@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "meshflow/autograd/alias.h"
+#include "meshflow/autograd/detach.h"
 #include "meshflow/autograd/grad_api.h"
 #include "meshflow/autograd/inference.h"
 #include "meshflow/boxing/execute.h"
@@ -583,6 +584,14 @@ Var Var::detach() const {
   return d;
 }
 
+void detach_in_place(Var& v) {
+  VarImpl& impl = checked(VarAccess::impl(v));
+  impl.grad_fn.reset();
+  impl.output_index = 0;
+  impl.retain_hook = 0;
+  impl.requires_grad = false;
+}
+
 namespace {
 
 // A new value for `impl`: a Var with a use layout (ZeRO stage 3) keeps its storage layout
@@ -752,7 +761,8 @@ void Var::assign(const Var& result, uint64_t since) { assign_value(impl_, result
 
 void follow_write(const Var& v, const Var& result) { assign_value(VarAccess::impl(v), result, UINT64_MAX, false); }
 
-bool grad_enabled() { return grad_mode; }
+bool grad_enabled() { return grad_mode && !inference_mode; }
+bool grad_mode_set() { return grad_mode; }
 void set_grad_enabled(bool enabled) { grad_mode = enabled; }
 bool inference_mode_enabled() { return inference_mode; }
 void set_inference_mode(bool enabled) { inference_mode = enabled; }
@@ -762,6 +772,9 @@ NoGradGuard::~NoGradGuard() { grad_mode = previous_; }
 bool record(const std::string& name, const std::vector<Var>& inputs, std::vector<Var>& outputs,
             std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward,
             std::function<void()> release) {
+  // grad mode as set, not grad_enabled(): inference mode stops the ops' recording (their
+  // callers ask grad_enabled()), not a custom Function's, as torch's Python Functions record
+  // under enable_grad() inside inference mode
   if (!grad_mode) return false;
   const bool any = std::any_of(inputs.begin(), inputs.end(), [](const Var& v) { return v.defined() && v.requires_grad(); });
   if (!any) return false;
@@ -1321,7 +1334,7 @@ namespace {
 // write of its input afterwards leaves backward through it exact.
 void record_conversion(const std::string& name, const Var& x, std::vector<Var>& out,
                        std::function<std::vector<Var>(const std::vector<Var>& grad_outputs)> backward) {
-  if (record(name, {x}, out, std::move(backward))) set_saved(*out[0].grad_fn(), {});
+  if (grad_enabled() && record(name, {x}, out, std::move(backward))) set_saved(*out[0].grad_fn(), {});
 }
 
 }  // namespace

@@ -103,7 +103,7 @@ Var replicated_beside(const std::string& op, const Var& v, const Placement& plac
   device::Device& home = device::of(local.memory());
   const Shape shape = local.shape();
   const DType dtype = local.dtype();
-  const bool recorded =
+  const bool recorded = grad_enabled() &&
       record("implicit_replication", {v}, out, [placement, all_b, &home, shape, dtype](const std::vector<Var>& g) {
         if (!placement.contains(comm::world_rank())) {
           return std::vector<Var>{Var(zeros_here(shape, dtype, home.memory()))};

@@ -143,19 +143,25 @@ def _sbp_from_name(name):
 # The state's tree <-> JSON. Each node is a one-key dict naming its kind, so that a user's
 # dict never reads as a node.
 
-def _encode(value, path, tensors, objects=None):
+def _encode(value, path, tensors, objects=None, seen=None):
     """The JSON node of `value` at `path` (a tuple of keys); appends (path, tensor) to `tensors`.
     With a list `objects` (a file's state), any other object (a whole module) is appended
-    there, to be pickled; without, it raises."""
+    there, to be pickled; without, it raises. With a dict `seen` (a file's state: id of a
+    tensor -> its index), a tensor met again (one Parameter in a list and in a dict) is the
+    same node, so that it loads as one object, as torch's pickle memo keeps it."""
     if isinstance(value, Tensor):
+        if seen is not None and id(value) in seen:
+            return {"tensor": seen[id(value)]}
         tensors.append((path, value))
+        if seen is not None:
+            seen[id(value)] = len(tensors) - 1
         return {"tensor": len(tensors) - 1}
     if isinstance(value, dict):
         items = []
         for key, item in value.items():
             if isinstance(key, bool) or not isinstance(key, (str, int)):
                 raise TypeError(f"{_describe(path)} has the key {key!r}; expected str or int keys")
-            items.append([key, _encode(item, path + (key,), tensors, objects)])
+            items.append([key, _encode(item, path + (key,), tensors, objects, seen)])
         if isinstance(value, collections.OrderedDict):  # a state_dict: its type and _metadata load back, as torch's
             return {"odict": [items, _plain_metadata(getattr(value, "_metadata", None))]}
         return {"dict": items}
@@ -163,7 +169,7 @@ def _encode(value, path, tensors, objects=None):
         return {"dtype": value.name}
     if isinstance(value, (list, tuple)):
         kind = "list" if isinstance(value, list) else "tuple"
-        return {kind: [_encode(item, path + (i,), tensors, objects) for i, item in enumerate(value)]}
+        return {kind: [_encode(item, path + (i,), tensors, objects, seen) for i, item in enumerate(value)]}
     if value is None or isinstance(value, (bool, int, float, str)):
         return {"value": value}
     if objects is not None:
@@ -389,7 +395,7 @@ def _save_to_file(state, f):
     one more array, which load() unpickles only when told weights_only=False (torch's rule);
     a state without them holds no pickle."""
     tensors, objects = [], []
-    tree = _encode(state, (), tensors, objects)
+    tree = _encode(state, (), tensors, objects, seen={})
     if any(t.is_global for _, t in tensors):
         raise ValueError("[save] a file object holds local tensors, or global ones broadcast over every rank, only; "
                          "expected a directory path to save split or partial global tensors (each rank writes its "

@@ -532,8 +532,9 @@ def _install():
 
 
 def _detach_(self):
-    """Detaches self in place: it leaves the graph and stops requiring grad (torch's detach_)."""
-    self._impl = self._impl.detach()
+    """Detaches self in place: it leaves the graph and stops requiring grad (torch's detach_),
+    as every other holder of it sees (p.grad.detach_() detaches the parameter's gradient)."""
+    self._impl.detach_in_place()
     return self
 
 

@@ -2,8 +2,10 @@
 composed from existing ops: `range` (the end included, deprecated in torch and still in older
 scripts), `set_default_tensor_type` (its float types as the default dtype), `angle` of real
 tensors, the interop-thread and denormal settings (meshflow's CPU kernels run one pool, and
-the setting changes nothing here), and torch's functional spellings of the in-place methods
-(`torch.sigmoid_(x)` is `x.sigmoid_()`). Stateless: thread-safe as the ops are."""
+the setting changes nothing here), torch's functional spellings of the in-place methods
+(`torch.sigmoid_(x)` is `x.sigmoid_()`), and `segment_reduce` (graph code's reduction over
+consecutive segments, as scatter_reduce over segment ids). Stateless: thread-safe as the ops
+are."""
 import math
 
 from . import _dtype
@@ -11,7 +13,7 @@ from ._tensor import Tensor
 from ._inplace import _gathered_back, _viewing
 
 __all__ = ["range", "set_default_tensor_type", "angle", "get_num_interop_threads", "set_num_interop_threads",
-           "set_flush_denormal", "as_strided"]
+           "set_flush_denormal", "as_strided", "segment_reduce"]
 
 _INPLACE = ("abs_", "acos_", "acosh_", "asin_", "asinh_", "atan_", "atanh_", "arccos_", "arccosh_", "arcsin_",
             "arcsinh_", "arctan_", "arctanh_", "ceil_", "clamp_", "clamp_max_", "clamp_min_", "clip_", "cos_", "cosh_",
@@ -126,6 +128,52 @@ def as_strided(input, size, stride, storage_offset=0):
                                   "storage torch would read; meshflow reads a tensor's own elements: call it on "
                                   "input.contiguous().clone()")
     return input.reshape(-1)[_strided_index(input, size, stride, storage_offset)].reshape([int(n) for n in size])
+
+
+def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None):
+    """torch.segment_reduce: `reduce` ('sum', 'mean', 'max', 'min', 'prod') of each run of
+    consecutive rows of data along dim 0, the runs given by 1-d `lengths` or by `offsets`
+    (their starts, and the end); with `initial`, each segment's reduction starts from it
+    ('mean' divides the sum with it by the segment's length, as torch's). An empty segment
+    gives `initial`, or sum 0, prod 1, max -inf, min inf, mean nan. The lengths are read on
+    the host; the reduction is scatter_reduce's, its gradients too."""
+    from ._ops_creation import full, zeros
+    from ._ops_index import _placed_like
+    from ._tensor import tensor
+    if reduce not in ("sum", "mean", "max", "min", "prod"):
+        raise RuntimeError(f"segment_reduce: reduce {reduce!r}; expected 'sum', 'mean', 'max', 'min' or 'prod'")
+    if indices is not None:
+        raise RuntimeError("segment_reduce: indices is not supported; pass lengths or offsets, as torch's")
+    if (lengths is None) == (offsets is None):
+        raise RuntimeError("segment_reduce: expected either lengths or offsets")
+    if lengths is not None:
+        counts = lengths.tolist()
+    else:
+        starts = offsets.tolist()
+        counts = [b - a for a, b in zip(starts, starts[1:])]
+    if not all(isinstance(c, int) for c in counts) or axis != 0:
+        raise NotImplementedError("segment_reduce: meshflow takes 1-d lengths or offsets over axis 0")
+    if not unsafe and (any(c < 0 for c in counts) or sum(counts) != data.shape[0]):
+        raise RuntimeError(f"segment_reduce(): Expected all rows of lengths along axis to sum to data.size(0) "
+                           f"({data.shape[0]}) when !unsafe; got lengths {counts}")
+    rows = tuple(data.shape[1:])
+    ids = [i for i, c in enumerate(counts) for i in [i] * c]  # each row's segment (range is torch's here)
+    ids = _placed_like(data, tensor(ids, dtype=_dtype.int64))
+    index = ids.reshape((-1,) + (1,) * len(rows)).expand(data.shape)
+    size = (len(counts),) + rows
+    if reduce in ("sum", "mean"):
+        total = _placed_like(data, zeros(size, dtype=data.dtype)).scatter_add(0, index, data)
+        if initial is not None:
+            total = total + initial
+        if reduce == "sum":
+            return total
+        count = _placed_like(data, tensor(counts, dtype=data.dtype)).reshape((-1,) + (1,) * len(rows))
+        mean = total / count
+        return mean if initial is None else mean.masked_fill(count == 0, initial)
+    empty = {"max": -math.inf, "min": math.inf, "prod": 1.0}[reduce]
+    start = _placed_like(data, full(size, empty if initial is None else initial, dtype=data.dtype))
+    how = {"max": "amax", "min": "amin", "prod": "prod"}[reduce]
+    return start.scatter_reduce(0, index, data, how, include_self=initial is not None)
 
 
 def _as_strided_strides(base_strides, base, view, size, stride, storage_offset=0):

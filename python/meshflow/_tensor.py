@@ -151,6 +151,23 @@ def _run_after_backward():
         _after_backward.pop(0)()
 
 
+def _zero_grads(params, set_to_none):
+    """torch's zero_grad for each tensor of `params`: drops its gradient, or (set_to_none=False)
+    zeroes that gradient in place, detached from any graph, so that whoever holds it (a hook,
+    a training loop's reference) sees the zeros and the next backward accumulates into it."""
+    for p in params:
+        if p.grad is None:
+            continue
+        if set_to_none:
+            p.grad = None
+            continue
+        if p.grad.grad_fn is not None:
+            p.grad.detach_()
+        else:
+            p.grad.requires_grad_(False)
+        p.grad.zero_()
+
+
 class Tensor:
     """A local tensor (one process's array) or a global tensor.
 
@@ -540,7 +557,10 @@ class Tensor:
     @property
     def _version(self):
         """In-place writes so far (torch's version counter): a view counts its bases', whose
-        writes it shares. backward() refuses a call that read a value written since."""
+        writes it shares. backward() refuses a call that read a value written since. An
+        inference tensor has none, as torch's (whose read raises)."""
+        if self._impl.is_inference:
+            raise RuntimeError("Inference tensors do not track version counter.")
         t, version = self, self._impl.version
         while (record := getattr(t, "_view", None)) is not None:
             t = record[0]

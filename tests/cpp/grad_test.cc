@@ -9,6 +9,7 @@
 #include <cmath>
 #include <set>
 
+#include "meshflow/autograd/detach.h"
 #include "meshflow/autograd/grad_api.h"
 #include "tests/cpp/grad_check.h"
 
@@ -604,6 +605,21 @@ TEST(AutogradApi, GradRunsOnlyTheNodesOnPathsToItsInputs) {
   const Var r = fn::exp(a);
   EXPECT_FALSE(autograd::grad({fn::sum(r)}, {c}, {Var()}, false)[0].defined());
   autograd::backward({fn::sum(r)}, {Var()}, false);
+}
+
+// detach_in_place cuts the Var every holder shares: a copy of it (the .grad slot of a leaf,
+// a module's) sees the leaf too, where detach() makes another Var.
+TEST(AutogradApi, DetachInPlaceIsSeenByEveryHolder) {
+  Var a(uniform({3}, -1, 1, 7), true);
+  Var y = fn::mul(a, a);
+  y.retain_grad();
+  const Var held = y;  // another holder of the same Var
+  const Var other = y.detach();
+  EXPECT_TRUE(other.is_leaf() && !held.is_leaf());
+  detach_in_place(y);
+  EXPECT_TRUE(held.is_leaf() && !held.requires_grad() && !held.retains_grad() && held.same(y));
+  EXPECT_TRUE(close(held.local(), fn::mul(a, a).local(), 0));
+  EXPECT_THROW(autograd::backward({fn::sum(held)}, {Var()}, false), std::invalid_argument);  // nothing requires grad
 }
 
 // A full sum's gradient reaching a convolution whose output lies channels-last (float32 of

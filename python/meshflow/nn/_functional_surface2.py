@@ -1,11 +1,12 @@
 """meshflow.nn.functional, third round (issue 37): embedding_bag, rrelu, alpha_dropout and
 feature_alpha_dropout, lp_pool1d / lp_pool2d, max_unpool1d / max_unpool2d, pad's 'circular'
-mode, gumbel_softmax, pdist, affine_grid and grid_sample (4-d), each as torch defines it.
+mode, gumbel_softmax, pdist, affine_grid and grid_sample (4-d and 5-d), each as torch defines it.
 
 All are compositions of existing ops (index_select / scatter at index vectors
 computed on the host from offsets or shapes, elementwise ops, reductions, the pools), so their
 gradients are those ops'; but embedding_bag of local tensors, one op. Global bags' offsets are
 read on the host (they decide the composition's shapes)."""
+import math
 import numbers
 
 import numpy as _np
@@ -284,19 +285,29 @@ def _base_coordinates(n, align_corners, like):
 
 
 def affine_grid(theta, size, align_corners=False):
-    """The sampling grid [N, H, W, 2] of the affine maps theta [N, 2, 3] over an output of
-    size [N, C, H, W]: theta @ (x, y, 1) at each output pixel's normalized coordinates."""
-    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
-        raise ValueError(f"affine_grid: expected theta of shape [N, 2, 3] for a 4-d size, got {tuple(theta.shape)}")
-    if len(size) != 4 or size[0] != theta.shape[0]:
-        raise ValueError(f"affine_grid: expected size [N, C, H, W] with N = theta's {theta.shape[0]}, got {list(size)}")
-    _, _, h, w = (int(v) for v in size)
-    xs = _base_coordinates(w, align_corners, theta).reshape(1, 1, w, 1)
-    ys = _base_coordinates(h, align_corners, theta).reshape(1, h, 1, 1)
-    t = theta.reshape(theta.shape[0], 1, 1, 2, 3)
-    # (x t0 + y t1) + t2 elementwise, rounded in torch's order (its batched matmul of three
-    # terms sums them in turn), not a matmul whose blocking rounds otherwise
-    return (xs * t[..., 0] + ys * t[..., 1]) + t[..., 2]
+    """The sampling grid of the affine maps theta over an output of `size`: [N, H, W, 2] of
+    theta [N, 2, 3] for a size [N, C, H, W], [N, D, H, W, 3] of theta [N, 3, 4] for a size
+    [N, C, D, H, W]; theta @ (x, y[, z], 1) at each output pixel's normalized coordinates."""
+    spatial = len(size) - 2
+    if spatial not in (2, 3):
+        raise ValueError(f"affine_grid: expected a size [N, C, H, W] or [N, C, D, H, W], got {list(size)}")
+    if theta.ndim != 3 or tuple(theta.shape[1:]) != (spatial, spatial + 1):
+        raise ValueError(f"affine_grid: expected theta of shape [N, {spatial}, {spatial + 1}] for a "
+                         f"{len(size)}-d size, got {tuple(theta.shape)}")
+    if size[0] != theta.shape[0]:
+        raise ValueError(f"affine_grid: expected size's N to be theta's {theta.shape[0]}, got {list(size)}")
+    extents = [int(v) for v in size[2:]]  # (D,) H, W
+    t = theta.reshape((theta.shape[0],) + (1,) * spatial + (spatial, spatial + 1))
+    # x t0 + y t1 (+ z t2), then + the last column: summed in turn, rounded in torch's order
+    # (its batched matmul sums the terms in turn), not a matmul whose blocking rounds otherwise
+    grid = None
+    for axis in range(spatial):  # x (width) first
+        extent = extents[spatial - 1 - axis]
+        shape = [1] * (spatial + 2)
+        shape[spatial - axis] = extent
+        term = _base_coordinates(extent, align_corners, theta).reshape(shape) * t[..., axis]
+        grid = term if grid is None else grid + term
+    return grid + t[..., spatial]
 
 
 def _reflect(coordinates, twice_low, twice_high):
@@ -337,47 +348,71 @@ def _cubic_weights(t):
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
-    """input [N, C, H, W] sampled at grid [N, Ho, Wo, 2]'s normalized (x, y) locations (-1 and
-    1 the edges: the corner pixels' centers with align_corners, else their outer edges), by
-    mode 'bilinear', 'nearest' or 'bicubic'; outside, padding_mode 'zeros', 'border' or
-    'reflection'. Differentiable in input and (bilinear, bicubic) grid, as torch's."""
+    """input [N, C, H, W] sampled at grid [N, Ho, Wo, 2]'s normalized (x, y) locations, or input
+    [N, C, D, H, W] at grid [N, Do, Ho, Wo, 3]'s (x, y, z) (-1 and 1 the edges: the corner
+    pixels' centers with align_corners, else their outer edges), by mode 'bilinear'
+    (trilinear on 5-d), 'nearest' or 'bicubic' (4-d only, as torch's); outside, padding_mode
+    'zeros', 'border' or 'reflection'. Differentiable in input and (bilinear, bicubic) grid,
+    as torch's."""
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"grid_sample: mode {mode!r}; expected 'bilinear', 'nearest' or 'bicubic'")
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"grid_sample: padding_mode {padding_mode!r}; expected 'zeros', 'border' or 'reflection'")
-    if input.ndim != 4 or grid.ndim != 4 or grid.shape[3] != 2 or grid.shape[0] != input.shape[0]:
-        raise NotImplementedError(f"grid_sample: expected input [N, C, H, W] and grid [N, Ho, Wo, 2], got "
-                                  f"{tuple(input.shape)} and {tuple(grid.shape)}")
-    n, c, h, w = input.shape
-    ho, wo = grid.shape[1], grid.shape[2]
-    x = _unnormalized(grid[..., 0], w, align_corners)
-    y = _unnormalized(grid[..., 1], h, align_corners)
-    planes = input.reshape(n, c, h * w)
+    spatial = input.ndim - 2
+    if (spatial not in (2, 3) or grid.ndim != input.ndim or grid.shape[-1] != spatial
+            or grid.shape[0] != input.shape[0]):
+        raise ValueError(f"grid_sample: expected input [N, C, H, W] and grid [N, Ho, Wo, 2], or input [N, C, D, H, W] "
+                         f"and grid [N, Do, Ho, Wo, 3], got {tuple(input.shape)} and {tuple(grid.shape)}")
+    if mode == "bicubic" and spatial == 3:
+        raise ValueError("grid_sample: bicubic interpolation only supports 4D input")
+    n, c = input.shape[:2]
+    sizes = list(reversed(input.shape[2:]))  # per grid coordinate: W, H (, D)
+    out = tuple(grid.shape[1:-1])
+    count = math.prod(out)
+    strides = [math.prod(sizes[:axis]) for axis in range(spatial)]
+    coords = [_unnormalized(grid[..., axis], sizes[axis], align_corners) for axis in range(spatial)]
+    planes = input.reshape(n, c, math.prod(sizes))
 
-    def tap(xi, yi, weight):
-        inside = (xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1)
-        flat = (yi.clamp(0, h - 1) * w + xi.clamp(0, w - 1)).to("int64").reshape(n, 1, ho * wo).expand(n, c, ho * wo)
-        values = planes.gather(2, flat).reshape(n, c, ho, wo)
+    def tap(points, weight):
+        """input at the pixel `points` (one coordinate per axis, x first), times weight;
+        zero outside."""
+        inside, flat = None, None
+        for p, size, stride in zip(points, sizes, strides):
+            within = (p >= 0) & (p <= size - 1)
+            inside = within if inside is None else inside & within
+            offset = p.clamp(0, size - 1) * stride
+            flat = offset if flat is None else flat + offset
+        flat = flat.to("int64").reshape(n, 1, count).expand(n, c, count)
+        values = planes.gather(2, flat).reshape((n, c) + out)
         return values * (weight * inside.to(input.dtype)).unsqueeze(1)
 
     if mode == "bicubic":
         # torch's: the 4x4 taps around the unpadded location, each tap's index padded
+        (x, y), (w, h) = coords, sizes
         x0, y0 = x.floor(), y.floor()
         wx, wy = _cubic_weights(x - x0), _cubic_weights(y - y0)
         rows = []
         for j in range(4):
             yj = _padded(y0 + (j - 1), h, padding_mode, align_corners)
-            taps = [tap(_padded(x0 + (i - 1), w, padding_mode, align_corners), yj, wx[i]) for i in range(4)]
+            taps = [tap((_padded(x0 + (i - 1), w, padding_mode, align_corners), yj), wx[i]) for i in range(4)]
             rows.append((taps[0] + taps[1] + taps[2] + taps[3]) * wy[j].unsqueeze(1))
         return rows[0] + rows[1] + rows[2] + rows[3]
-    x = _padded(x, w, padding_mode, align_corners)
-    y = _padded(y, h, padding_mode, align_corners)
+    coords = [_padded(p, size, padding_mode, align_corners) for p, size in zip(coords, sizes)]
     if mode == "nearest":
-        return tap(x.round(), y.round(), x * 0 + 1)
-    x0, y0 = x.floor(), y.floor()
-    fx, fy = x - x0, y - y0
-    return (tap(x0, y0, (1 - fx) * (1 - fy)) + tap(x0 + 1, y0, fx * (1 - fy)) + tap(x0, y0 + 1, (1 - fx) * fy) +
-            tap(x0 + 1, y0 + 1, fx * fy))
+        return tap([p.round() for p in coords], coords[0] * 0 + 1)
+    lows = [p.floor() for p in coords]
+    fractions = [p - low for p, low in zip(coords, lows)]
+    total = None
+    for corner in range(2 ** spatial):  # x varies fastest, as torch's corners are summed
+        points, weight = [], None
+        for axis in range(spatial):
+            high = corner >> axis & 1
+            points.append(lows[axis] + 1 if high else lows[axis])
+            factor = fractions[axis] if high else 1 - fractions[axis]
+            weight = factor if weight is None else weight * factor
+        term = tap(points, weight)
+        total = term if total is None else total + term
+    return total
 
 
 def _fractional_starts(sample, size, out, pool):

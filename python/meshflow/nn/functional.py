@@ -331,7 +331,8 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
 @_halves_in_float32("both")
 def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
     """target (log target - input) pointwise, with `input` log-probabilities (0 where target
-    is 0, as torch's xlogy); log_target: exp(target) (target - input). reduction
+    is 0 and NaN where it is negative, as torch's xlogy); log_target: exp(target) (target -
+    input). reduction
     'batchmean' divides the sum by the batch size (input.shape[0]), the mathematical KL
     divergence; 'mean' by the element count, as torch."""
     reduction = legacy_reduction(size_average, reduce, reduction)
@@ -340,7 +341,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if log_target:
         pointwise = exp(target) * (target - input)
     else:
-        pointwise = target * log(where(target > 0, target, 1.0)) - target * input
+        pointwise = target * log(where(target == 0, 1.0, target)) - target * input
     if reduction == "batchmean":
         return pointwise.sum() / batch
     return _reduce(pointwise, reduction, "kl_div")

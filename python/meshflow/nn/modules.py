@@ -11,8 +11,8 @@ import operator
 
 from .. import _C
 from .. import _device, _dtype
-from .._tensor import Tensor, _impl_of, _in_layout_of, _names_dtype, _type_name, no_grad
-from .._ops_creation import ones, rand, randn, zeros, zeros_like
+from .._tensor import Tensor, _impl_of, _in_layout_of, _names_dtype, _type_name, _zero_grads, no_grad
+from .._ops_creation import ones, rand, randn, zeros
 from .._ops_elementwise import cast
 from .._promotion import get_default_dtype
 from .. import sbp as _sbp
@@ -372,11 +372,8 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        """Drops every parameter's gradient (set_to_none=False: zeroes it instead)."""
-        for p in self.parameters():
-            if p.grad is None:
-                continue
-            p.grad = None if set_to_none else zeros_like(p.grad)
+        """Drops every parameter's gradient (set_to_none=False: zeroes it in place instead)."""
+        _zero_grads(self.parameters(), set_to_none)
 
     # State. torch's extension points are kept: _save_to_state_dict and get_extra_state when
     # saving, _load_from_state_dict and set_extra_state when loading, and the hooks of both.

@@ -17,9 +17,8 @@ which every op takes gathered, in backward again (stage 3). See docs/memory.md.
 import collections
 
 from .. import _C, _dtype
-from .._ops_creation import zeros_like
 from .._ops_elementwise import cast
-from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name, no_grad, tensor
+from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name, _zero_grads, no_grad, tensor
 
 
 def _tensors(params, what="params"):
@@ -217,11 +216,8 @@ class Optimizer:
         self.param_groups.append(group)
 
     def zero_grad(self, set_to_none=True):
-        """Drops every gradient (set_to_none=False: makes each a tensor of zeros instead)."""
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    p.grad = None if set_to_none else zeros_like(p.grad)
+        """Drops every gradient (set_to_none=False: zeroes each in place instead)."""
+        _zero_grads((p for group in self.param_groups for p in group["params"]), set_to_none)
 
     def step(self, closure=None):
         """Calls the closure (with grad enabled) and `_update` for each parameter that has a
@@ -359,14 +355,11 @@ class _FusedOptimizer(Optimizer):
         return loss
 
     def zero_grad(self, set_to_none=True):
-        """Drops every gradient (set_to_none=False: makes each a tensor of zeros instead)."""
+        """Drops every gradient (set_to_none=False: zeroes each in place instead)."""
         if set_to_none:
             self._impl.zero_grad()
             return
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is not None:
-                    p.grad = zeros_like(p.grad)
+        _zero_grads((p for group in self.param_groups for p in group["params"]), False)
 
     @property
     def zero_stage(self):

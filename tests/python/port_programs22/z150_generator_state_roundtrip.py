@@ -1,0 +1,21 @@
+import torch
+
+g = torch.Generator().manual_seed(1234)
+state = g.get_state()
+a = torch.rand(5, generator=g)
+g.set_state(state)
+b = torch.rand(5, generator=g)
+torch.manual_seed(7)
+s = torch.get_rng_state()
+c = torch.randn(3)
+torch.set_rng_state(s)
+d = torch.randn(3)
+torch.save({"rng": torch.get_rng_state(), "g": g.get_state()}, "rng.pt")
+e1 = torch.randn(2)
+ck = torch.load("rng.pt")
+torch.set_rng_state(ck["rng"])
+e2 = torch.randn(2)
+g2 = torch.Generator()
+g2.set_state(ck["g"])
+report(same=torch.equal(a, b), same_global=torch.equal(c, d), same_saved=torch.equal(e1, e2), g_same=torch.equal(torch.rand(3, generator=g), torch.rand(3, generator=g2)),
+       seed=torch.Generator().manual_seed(5).initial_seed(), state_dtype=state.dtype, in_range=bool(((a >= 0) & (a < 1)).all()))
