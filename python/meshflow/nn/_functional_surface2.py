@@ -6,6 +6,8 @@ All are compositions of existing ops (index_select / scatter at index vectors
 computed on the host from offsets or shapes, elementwise ops, reductions, the pools), so their
 gradients are those ops'; but embedding_bag of local tensors, one op. Global bags' offsets are
 read on the host (they decide the composition's shapes)."""
+import itertools
+import math
 import numbers
 
 import numpy as _np
@@ -284,19 +286,29 @@ def _base_coordinates(n, align_corners, like):
 
 
 def affine_grid(theta, size, align_corners=False):
-    """The sampling grid [N, H, W, 2] of the affine maps theta [N, 2, 3] over an output of
-    size [N, C, H, W]: theta @ (x, y, 1) at each output pixel's normalized coordinates."""
-    if theta.ndim != 3 or tuple(theta.shape[1:]) != (2, 3):
-        raise ValueError(f"affine_grid: expected theta of shape [N, 2, 3] for a 4-d size, got {tuple(theta.shape)}")
-    if len(size) != 4 or size[0] != theta.shape[0]:
-        raise ValueError(f"affine_grid: expected size [N, C, H, W] with N = theta's {theta.shape[0]}, got {list(size)}")
-    _, _, h, w = (int(v) for v in size)
-    xs = _base_coordinates(w, align_corners, theta).reshape(1, 1, w, 1)
-    ys = _base_coordinates(h, align_corners, theta).reshape(1, h, 1, 1)
-    t = theta.reshape(theta.shape[0], 1, 1, 2, 3)
-    # (x t0 + y t1) + t2 elementwise, rounded in torch's order (its batched matmul of three
-    # terms sums them in turn), not a matmul whose blocking rounds otherwise
-    return (xs * t[..., 0] + ys * t[..., 1]) + t[..., 2]
+    """The sampling grid of the affine maps theta over an output of `size`: [N, H, W, 2] from
+    theta [N, 2, 3] and size [N, C, H, W], or [N, D, H, W, 3] from theta [N, 3, 4] and size
+    [N, C, D, H, W]: theta @ (x, y[, z], 1) at each output point's normalized coordinates."""
+    k = len(size) - 2
+    if k not in (2, 3):
+        raise ValueError(f"affine_grid: expected size [N, C, H, W] or [N, C, D, H, W], got {list(size)}")
+    if theta.ndim != 3 or tuple(theta.shape[1:]) != (k, k + 1):
+        raise ValueError(f"affine_grid: expected theta of shape [N, {k}, {k + 1}] for a {k + 2}-d size, "
+                         f"got {tuple(theta.shape)}")
+    if size[0] != theta.shape[0]:
+        raise ValueError(f"affine_grid: expected size [N, ...] with N = theta's {theta.shape[0]}, got {list(size)}")
+    spatial = [int(v) for v in size[2:]]  # (D,) H, W: coordinate x runs along W, y along H, z along D
+    t = theta.reshape(theta.shape[0], *([1] * k), k, k + 1)
+    grid = None
+    for axis in range(k):  # x, y, z
+        n = spatial[k - 1 - axis]
+        shape = [1] * (k + 2)
+        shape[k - axis] = n
+        term = _base_coordinates(n, align_corners, theta).reshape(shape) * t[..., axis]
+        # summed in turn, rounded in torch's order (its batched matmul adds the terms one by
+        # one), not a matmul whose blocking rounds otherwise
+        grid = term if grid is None else grid + term
+    return grid + t[..., k]
 
 
 def _reflect(coordinates, twice_low, twice_high):
@@ -337,47 +349,68 @@ def _cubic_weights(t):
 
 
 def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
-    """input [N, C, H, W] sampled at grid [N, Ho, Wo, 2]'s normalized (x, y) locations (-1 and
-    1 the edges: the corner pixels' centers with align_corners, else their outer edges), by
-    mode 'bilinear', 'nearest' or 'bicubic'; outside, padding_mode 'zeros', 'border' or
-    'reflection'. Differentiable in input and (bilinear, bicubic) grid, as torch's."""
+    """input [N, C, H, W] sampled at grid [N, Ho, Wo, 2]'s normalized (x, y) locations, or
+    input [N, C, D, H, W] at grid [N, Do, Ho, Wo, 3]'s (x, y, z) (-1 and 1 the edges: the
+    corner pixels' centers with align_corners, else their outer edges), by mode 'bilinear'
+    (trilinear on volumes), 'nearest' or 'bicubic' (images only); outside, padding_mode
+    'zeros', 'border' or 'reflection'. Differentiable in input and (bilinear, bicubic) grid,
+    as torch's."""
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(f"grid_sample: mode {mode!r}; expected 'bilinear', 'nearest' or 'bicubic'")
     if padding_mode not in ("zeros", "border", "reflection"):
         raise ValueError(f"grid_sample: padding_mode {padding_mode!r}; expected 'zeros', 'border' or 'reflection'")
-    if input.ndim != 4 or grid.ndim != 4 or grid.shape[3] != 2 or grid.shape[0] != input.shape[0]:
-        raise NotImplementedError(f"grid_sample: expected input [N, C, H, W] and grid [N, Ho, Wo, 2], got "
-                                  f"{tuple(input.shape)} and {tuple(grid.shape)}")
-    n, c, h, w = input.shape
-    ho, wo = grid.shape[1], grid.shape[2]
-    x = _unnormalized(grid[..., 0], w, align_corners)
-    y = _unnormalized(grid[..., 1], h, align_corners)
-    planes = input.reshape(n, c, h * w)
+    k = input.ndim - 2
+    if k not in (2, 3) or grid.ndim != input.ndim or grid.shape[-1] != k or grid.shape[0] != input.shape[0]:
+        raise ValueError(f"grid_sample: expected input [N, C, H, W] and grid [N, Ho, Wo, 2], or input "
+                         f"[N, C, D, H, W] and grid [N, Do, Ho, Wo, 3], got {tuple(input.shape)} and "
+                         f"{tuple(grid.shape)}")
+    if mode == "bicubic" and k == 3:
+        raise ValueError("grid_sample: bicubic interpolation only supports 4D input")
+    n, c = input.shape[:2]
+    sizes = [input.shape[-1 - a] for a in range(k)]  # along x, y (, z): W, H (, D)
+    out = tuple(grid.shape[1:-1])
+    points = math.prod(out)
+    coords = [_unnormalized(grid[..., a], sizes[a], align_corners) for a in range(k)]
+    planes = input.reshape(n, c, math.prod(sizes))
 
-    def tap(xi, yi, weight):
-        inside = (xi >= 0) & (xi <= w - 1) & (yi >= 0) & (yi <= h - 1)
-        flat = (yi.clamp(0, h - 1) * w + xi.clamp(0, w - 1)).to("int64").reshape(n, 1, ho * wo).expand(n, c, ho * wo)
-        values = planes.gather(2, flat).reshape(n, c, ho, wo)
+    def tap(index, weight):  # index: one coordinate per axis, whole numbers
+        inside, flat, stride = None, 0, 1
+        for i, size in zip(index, sizes):
+            within = (i >= 0) & (i <= size - 1)
+            inside = within if inside is None else inside & within
+            flat = flat + i.clamp(0, size - 1) * stride
+            stride *= size
+        flat = flat.to("int64").reshape(n, 1, points).expand(n, c, points)
+        values = planes.gather(2, flat).reshape(n, c, *out)
         return values * (weight * inside.to(input.dtype)).unsqueeze(1)
 
     if mode == "bicubic":
         # torch's: the 4x4 taps around the unpadded location, each tap's index padded
+        (x, y), (w, h) = coords, sizes
         x0, y0 = x.floor(), y.floor()
         wx, wy = _cubic_weights(x - x0), _cubic_weights(y - y0)
         rows = []
         for j in range(4):
             yj = _padded(y0 + (j - 1), h, padding_mode, align_corners)
-            taps = [tap(_padded(x0 + (i - 1), w, padding_mode, align_corners), yj, wx[i]) for i in range(4)]
+            taps = [tap((_padded(x0 + (i - 1), w, padding_mode, align_corners), yj), wx[i]) for i in range(4)]
             rows.append((taps[0] + taps[1] + taps[2] + taps[3]) * wy[j].unsqueeze(1))
         return rows[0] + rows[1] + rows[2] + rows[3]
-    x = _padded(x, w, padding_mode, align_corners)
-    y = _padded(y, h, padding_mode, align_corners)
+    coords = [_padded(v, size, padding_mode, align_corners) for v, size in zip(coords, sizes)]
     if mode == "nearest":
-        return tap(x.round(), y.round(), x * 0 + 1)
-    x0, y0 = x.floor(), y.floor()
-    fx, fy = x - x0, y - y0
-    return (tap(x0, y0, (1 - fx) * (1 - fy)) + tap(x0 + 1, y0, fx * (1 - fy)) + tap(x0, y0 + 1, (1 - fx) * fy) +
-            tap(x0 + 1, y0 + 1, fx * fy))
+        return tap([v.round() for v in coords], coords[0] * 0 + 1)
+    lows = [v.floor() for v in coords]
+    fractions = [v - low for v, low in zip(coords, lows)]
+    total = None
+    # the corners in torch's order (x changing fastest), each weight a product in x, y, z order
+    for corner in itertools.product((0, 1), repeat=k):
+        corner = corner[::-1]
+        weight = None
+        for f, up in zip(fractions, corner):
+            factor = f if up else 1 - f
+            weight = factor if weight is None else weight * factor
+        term = tap([low + up for low, up in zip(lows, corner)], weight)
+        total = term if total is None else total + term
+    return total
 
 
 def _fractional_starts(sample, size, out, pool):
