@@ -2,6 +2,7 @@
 #include "meshflow/autograd/var.h"
 
 #include <algorithm>
+#include <numeric>
 #include <atomic>
 #include <cmath>
 #include <map>
@@ -1255,6 +1256,37 @@ class LeafGradients {
   std::vector<std::shared_ptr<VarImpl>> in_order_;  // first contribution first
 };
 
+// The order in which a node hands its inputs their gradients: as recorded, but where the
+// node shows torch's nodes (shown_inputs), its leaves in the order torch's engine accumulates
+// them: a leaf on an edge of torch's node first, one behind a node torch records in between
+// (the TBackward0 of Linear's weight) after it, so that post-accumulate-grad hooks fire in
+// torch's order (a Linear's bias before its weight). Only nodes recorded for display (no
+// backward of their own) are looked through.
+std::vector<size_t> delivery_order(const Node& node) {
+  std::vector<size_t> order(node.inputs.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  if (!node.shown_inputs) return order;
+  std::unordered_map<const VarImpl*, size_t> depth;
+  std::vector<const std::vector<Edge>*> level{&*node.shown_inputs};
+  for (size_t d = 0; !level.empty(); ++d) {
+    std::vector<const std::vector<Edge>*> next;
+    for (const std::vector<Edge>* edges : level) {
+      for (const Edge& e : *edges) {
+        if (e.leaf) depth.emplace(e.leaf.get(), d);
+        if (e.node && !e.node->backward) next.push_back(&e.node->inputs);
+      }
+    }
+    level = std::move(next);
+  }
+  const auto key = [&](size_t i) {
+    const Edge& e = node.inputs[i];
+    auto it = e.leaf ? depth.find(e.leaf.get()) : depth.end();
+    return it == depth.end() ? size_t{0} : it->second;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return key(a) < key(b); });
+  return order;
+}
+
 }  // namespace
 
 void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const {
@@ -1302,7 +1334,7 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
     if (!runs(node)) continue;  // a target node that leads to no other target
     visited.push_back(node);
     const std::vector<Var> input_grads = run_backward(*node, grads);
-    for (size_t i = 0; i < node->inputs.size(); ++i) {
+    for (size_t i : delivery_order(*node)) {
       const Edge& e = node->inputs[i];
       if (targets && !(e.leaf ? targets->leaves.count(e.leaf.get()) : e.node && reached(e.node.get()))) continue;
       if (e.leaf) {

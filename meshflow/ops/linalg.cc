@@ -88,57 +88,91 @@ void dgelsd_(const int* m, const int* n, const int* nrhs, double* a, const int* 
 namespace mf {
 namespace {
 
+// A leading dimension: LAPACK refuses one below 1 even for an empty matrix, for which it
+// then returns at once (det 1, an empty inverse), as torch's results of empty matrices are.
+int ld(int rows) { return std::max(rows, 1); }
+
 // One name per routine for both dtypes.
-void gesv(int n, int nrhs, float* a, int* ipiv, float* b, int* info) { sgesv_(&n, &nrhs, a, &n, ipiv, b, &n, info); }
-void gesv(int n, int nrhs, double* a, int* ipiv, double* b, int* info) { dgesv_(&n, &nrhs, a, &n, ipiv, b, &n, info); }
-void getrf(int m, int n, float* a, int* ipiv, int* info) { sgetrf_(&m, &n, a, &m, ipiv, info); }
-void getrf(int m, int n, double* a, int* ipiv, int* info) { dgetrf_(&m, &n, a, &m, ipiv, info); }
+void gesv(int n, int nrhs, float* a, int* ipiv, float* b, int* info) {
+  const int lda = ld(n);
+  sgesv_(&n, &nrhs, a, &lda, ipiv, b, &lda, info);
+}
+void gesv(int n, int nrhs, double* a, int* ipiv, double* b, int* info) {
+  const int lda = ld(n);
+  dgesv_(&n, &nrhs, a, &lda, ipiv, b, &lda, info);
+}
+void getrf(int m, int n, float* a, int* ipiv, int* info) {
+  const int lda = ld(m);
+  sgetrf_(&m, &n, a, &lda, ipiv, info);
+}
+void getrf(int m, int n, double* a, int* ipiv, int* info) {
+  const int lda = ld(m);
+  dgetrf_(&m, &n, a, &lda, ipiv, info);
+}
 void getrf(int n, float* a, int* ipiv, int* info) { getrf(n, n, a, ipiv, info); }
 void getrf(int n, double* a, int* ipiv, int* info) { getrf(n, n, a, ipiv, info); }
-void potrf(int n, float* a, int* info) { spotrf_("L", &n, a, &n, info, 1); }
-void potrf(int n, double* a, int* info) { dpotrf_("L", &n, a, &n, info, 1); }
+void potrf(int n, float* a, int* info) {
+  const int lda = ld(n);
+  spotrf_("L", &n, a, &lda, info, 1);
+}
+void potrf(int n, double* a, int* info) {
+  const int lda = ld(n);
+  dpotrf_("L", &n, a, &lda, info, 1);
+}
 void geqrf(int m, int n, float* a, float* tau, float* work, int lwork, int* info) {
-  sgeqrf_(&m, &n, a, &m, tau, work, &lwork, info);
+  const int lda = ld(m);
+  sgeqrf_(&m, &n, a, &lda, tau, work, &lwork, info);
 }
 void geqrf(int m, int n, double* a, double* tau, double* work, int lwork, int* info) {
-  dgeqrf_(&m, &n, a, &m, tau, work, &lwork, info);
+  const int lda = ld(m);
+  dgeqrf_(&m, &n, a, &lda, tau, work, &lwork, info);
 }
 void orgqr(int m, int n, int k, float* a, const float* tau, float* work, int lwork, int* info) {
-  sorgqr_(&m, &n, &k, a, &m, tau, work, &lwork, info);
+  const int lda = ld(m);
+  sorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
 }
 void orgqr(int m, int n, int k, double* a, const double* tau, double* work, int lwork, int* info) {
-  dorgqr_(&m, &n, &k, a, &m, tau, work, &lwork, info);
+  const int lda = ld(m);
+  dorgqr_(&m, &n, &k, a, &lda, tau, work, &lwork, info);
 }
 void syevd(const char* uplo, int n, float* a, float* w, float* work, int lwork, int* iwork, int liwork, int* info) {
-  ssyevd_("V", uplo, &n, a, &n, w, work, &lwork, iwork, &liwork, info, 1, 1);
+  const int lda = ld(n);
+  ssyevd_("V", uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, info, 1, 1);
 }
 void syevd(const char* uplo, int n, double* a, double* w, double* work, int lwork, int* iwork, int liwork, int* info) {
-  dsyevd_("V", uplo, &n, a, &n, w, work, &lwork, iwork, &liwork, info, 1, 1);
+  const int lda = ld(n);
+  dsyevd_("V", uplo, &n, a, &lda, w, work, &lwork, iwork, &liwork, info, 1, 1);
 }
 void gesdd(const char* jobz, int m, int n, float* a, float* s, float* u, int ldu, float* vt, int ldvt, float* work,
            int lwork, int* iwork, int* info) {
-  sgesdd_(jobz, &m, &n, a, &m, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, info, 1);
+  const int lda = ld(m), ldu1 = ld(ldu), ldvt1 = ld(ldvt);
+  sgesdd_(jobz, &m, &n, a, &lda, s, u, &ldu1, vt, &ldvt1, work, &lwork, iwork, info, 1);
 }
 void gesdd(const char* jobz, int m, int n, double* a, double* s, double* u, int ldu, double* vt, int ldvt, double* work,
            int lwork, int* iwork, int* info) {
-  dgesdd_(jobz, &m, &n, a, &m, s, u, &ldu, vt, &ldvt, work, &lwork, iwork, info, 1);
+  const int lda = ld(m), ldu1 = ld(ldu), ldvt1 = ld(ldvt);
+  dgesdd_(jobz, &m, &n, a, &lda, s, u, &ldu1, vt, &ldvt1, work, &lwork, iwork, info, 1);
 }
 // Right eigenvectors only (jobvl 'N'); vl is never read then.
 void geev(int n, float* a, float* wr, float* wi, float* vr, float* work, int lwork, int* info) {
   const int one = 1;
-  sgeev_("N", "V", &n, a, &n, wr, wi, nullptr, &one, vr, &n, work, &lwork, info, 1, 1);
+  const int lda = ld(n);
+  sgeev_("N", "V", &n, a, &lda, wr, wi, nullptr, &one, vr, &lda, work, &lwork, info, 1, 1);
 }
 void geev(int n, double* a, double* wr, double* wi, double* vr, double* work, int lwork, int* info) {
   const int one = 1;
-  dgeev_("N", "V", &n, a, &n, wr, wi, nullptr, &one, vr, &n, work, &lwork, info, 1, 1);
+  const int lda = ld(n);
+  dgeev_("N", "V", &n, a, &lda, wr, wi, nullptr, &one, vr, &lda, work, &lwork, info, 1, 1);
 }
 void gelsd(int m, int n, int nrhs, float* a, float* b, int ldb, float* s, float rcond, int* rank, float* work,
            int lwork, int* iwork, int* info) {
-  sgelsd_(&m, &n, &nrhs, a, &m, b, &ldb, s, &rcond, rank, work, &lwork, iwork, info);
+  const int lda = ld(m), ldb1 = ld(ldb);
+  sgelsd_(&m, &n, &nrhs, a, &lda, b, &ldb1, s, &rcond, rank, work, &lwork, iwork, info);
 }
 void gelsd(int m, int n, int nrhs, double* a, double* b, int ldb, double* s, double rcond, int* rank, double* work,
            int lwork, int* iwork, int* info) {
-  dgelsd_(&m, &n, &nrhs, a, &m, b, &ldb, s, &rcond, rank, work, &lwork, iwork, info);
+  const int lda = ld(m), ldb1 = ld(ldb);
+  dgelsd_(&m, &n, &nrhs, a, &lda, b, &ldb1, s, &rcond, rank, work, &lwork, iwork, info);
 }
 
 // A workspace size LAPACK answered a query with (lwork = -1) in the work array's type.

@@ -41,7 +41,9 @@ def movedim(input, source, destination):
     if len(src) != len(dst):
         raise ValueError(f"movedim: source {source} and destination {destination} have different lengths")
     n = input.ndim
-    src, dst = [s % n for s in src], [d % n for d in dst]
+    src, dst = [s % builtins.max(n, 1) for s in src], [d % builtins.max(n, 1) for d in dst]
+    if n == 0:  # dims 0 and -1 name a scalar's only place, as torch's
+        return input.permute()
     order = [None] * n
     for s, d in zip(src, dst):
         order[d] = s
@@ -483,6 +485,8 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 
 def trace(input):
     """The sum of a matrix's diagonal."""
+    if input.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     return _C.grad_fn_as(diagonal(input).sum(), "TraceBackward0", input)
 
 
@@ -537,16 +541,22 @@ def broadcast_tensors(*tensors):
 
 
 def logaddexp(input, other):
-    """log(exp(input) + exp(other)) without overflow."""
-    from ._ops_elementwise import maximum
+    """log(exp(input) + exp(other)) without overflow, in the floating type the two promote to
+    (a bool or integer input joins as torch's does)."""
+    from ._ops_elementwise import _promote, _tensors, maximum, where
     from ._ops_math import log1p
-    from ._ops_elementwise import where
+    input, other = _tensors(*_promote(input, other, floats=True))
     top = maximum(input, other)
     gap = where(input == other, 0.0, input - other)  # equal infinities: no inf - inf (NaN), as torch's
     return top + log1p((-gap.abs()).exp())
 
 
 def logit(input, eps=None):
+    """log(x / (1 - x)), x clamped to [eps, 1 - eps] when eps is given; a bool or integer
+    input is taken in the default floating type first (as torch's: 1 - x of a uint8 2 would
+    wrap)."""
+    if not input.is_floating_point():
+        input = input.to(get_default_dtype())
     x = input if eps is None else input.clamp(eps, 1 - eps)
     return (x / (1 - x)).log()
 
@@ -621,7 +631,8 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         input = cat(parts, dim=dim)
     for _ in range(n):
         size = input.shape[dim]
-        later, earlier = input.narrow(dim, 1, size - 1), input.narrow(dim, 0, size - 1)
+        kept = builtins.max(size - 1, 0)  # an empty dim stays empty, as torch's
+        later, earlier = input.narrow(dim, size - kept, kept), input.narrow(dim, 0, kept)
         input = later ^ earlier if input.dtype == _dtype.bool_ else later - earlier
     return input
 
@@ -703,12 +714,14 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 
 
 def kron(input, other):
-    """The Kronecker product of two matrices (or vectors)."""
-    if input.ndim == 1 and other.ndim == 1:
-        return outer(input, other).reshape(-1)
-    a, b = atleast_2d(input), atleast_2d(other)
-    (m, n), (p, q) = a.shape, b.shape
-    return (a.reshape(m, 1, n, 1) * b.reshape(1, p, 1, q)).reshape(m * p, n * q)
+    """The Kronecker product of two tensors of any dims: the one of fewer dims takes leading
+    dims of size 1, and result dim i has size input.shape[i] * other.shape[i] (torch's)."""
+    nd = builtins.max(input.ndim, other.ndim)
+    a = input.reshape([1] * (nd - input.ndim) + list(input.shape))
+    b = other.reshape([1] * (nd - other.ndim) + list(other.shape))
+    spread_a = [s for n in a.shape for s in (n, 1)]  # a's dim i at 2i, b's at 2i + 1
+    spread_b = [s for n in b.shape for s in (1, n)]
+    return (a.reshape(spread_a) * b.reshape(spread_b)).reshape([m * n for m, n in zip(a.shape, b.shape)])
 
 
 def tensordot(a, b, dims=2):
@@ -788,6 +801,11 @@ def cummin(input, dim):
 def _running(input, dim, largest):
     from ._ops_creation import arange
     from ._ops_elementwise import where
+    if input.ndim == 0 or input.numel() == 0:  # nothing runs: the values, their own indices
+        from ._ops_creation import zeros
+        from ._ops_shape import _normalize_dim
+        _normalize_dim("cummax" if largest else "cummin", dim, builtins.max(input.ndim, 1))
+        return _returns("cummax" if largest else "cummin")(input.clone(), zeros(input.shape, dtype=_dtype.int64))
     n = input.shape[dim]
     dim %= input.ndim
     # Element j of the line against every i <= j: a [.., n(i), n(j), ..] comparison.
@@ -999,7 +1017,8 @@ def gradient(input, *, spacing=1, dim=None, edge_order=1):
                                f"got {n} along dim {d}")
 
         def f(start, stop=None):  # input[start:stop] along d
-            start, stop = start % n, n if stop is None else stop + n if stop < 0 else stop
+            start = start + n if start < 0 else start
+            stop = n if stop is None else stop + n if stop < 0 else stop
             return input.narrow(d, start, stop - start)
         if isinstance(h, Tensor):  # coordinates: numpy's second-order weights for uneven steps
             if edge_order != 1:

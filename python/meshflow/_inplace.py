@@ -606,6 +606,8 @@ def _permuted_strides(base_strides, base, view, *dims):
 
 def _transposed_strides(base_strides, base, view, dim0, dim1):
     strides = list(base_strides)
+    if not strides:  # a scalar's transpose is itself
+        return ()
     dim0, dim1 = dim0 % len(strides), dim1 % len(strides)
     strides[dim0], strides[dim1] = strides[dim1], strides[dim0]
     return tuple(strides)

@@ -500,8 +500,10 @@ def index_select(input, dim, index):
     dim = _normalize_dim("index_select", dim, builtins.max(input.ndim, 1))
     index = reshape(index, [-1])
     if input.ndim == 0:
+        if index.numel() != 1:
+            raise IndexError(f"index_select(): Index to scalar can have only 1 value, got {index.numel()} value(s)")
         checked = apply("flat_index", [_placed_like(input, index, "index_select")], {"sizes": [1], "dims": [0]})[0]
-        return getitem(reshape(input, [1]), checked)
+        return reshape(getitem(reshape(input, [1]), checked), [])  # a scalar's pick is a scalar, as torch's
     if _carrier(input):  # a bool or bfloat16 tensor is picked in int32 or float32
         return index_select(input.to(_carrier(input)), dim, index).to(input.dtype)
     checked = apply("flat_index", [_placed_like(input, index, "index_select")],

@@ -311,12 +311,19 @@ def msort(input):
 def xlogy(input, other):
     """input * log(other), 0 where input is 0 (unless other is NaN), as torch.xlogy. The
     gradient in input is log(other) also where input is 0 (torch's), so only the products
-    0 * log(0) and 0 * log(inf) take other at 1 to stay 0 (their gradient in input is then 0)."""
+    whose log is not finite, 0 * log(other <= 0) and 0 * log(inf), take other at 1 to stay 0
+    (their gradient in input is then 0, as torch's)."""
+    return _x_times_log(input, other, 0.0, "log")
+
+
+def _x_times_log(input, other, lowest, log):
+    """input * other.<log>(), 0 where input is 0 and other is not NaN: other <= lowest
+    (log's value -inf or NaN) and other == inf are taken at lowest + 1 there."""
     from ._ops_elementwise import _promote, _tensors
     a, b, dtype = _promote(input, other, floats=True)
     a, b = _tensors(a, b, dtype)
-    degenerate = (a == 0) & ((b == 0) | (b == float("inf")))
-    return a * where(degenerate, 1.0, b).log()
+    degenerate = (a == 0) & ((b <= lowest) | (b == float("inf")))
+    return a * getattr(where(degenerate, lowest + 1.0, b), log)()
 
 
 def renorm(input, p, dim, maxnorm):

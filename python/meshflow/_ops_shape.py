@@ -43,9 +43,11 @@ def permute(x, dims):
 
 
 def transpose(x, dim0, dim1):
-    """x with dims dim0 and dim1 swapped."""
+    """x with dims dim0 and dim1 swapped (a scalar's dims 0 and -1: itself, as torch's)."""
     dims = list(range(x.ndim))
-    a, b = _normalize_dim("transpose", dim0, x.ndim), _normalize_dim("transpose", dim1, x.ndim)
+    a, b = _normalize_dim("transpose", dim0, max(x.ndim, 1)), _normalize_dim("transpose", dim1, max(x.ndim, 1))
+    if x.ndim == 0:
+        return _C.grad_fn_as(permute(x, []), "TransposeBackward0", x)
     dims[a], dims[b] = b, a
     return _C.grad_fn_as(permute(x, dims), "TransposeBackward0", x)
 
@@ -133,7 +135,9 @@ def chunk(x, chunks, dim=0):
     if chunks <= 0:
         raise _C.OpError(f"[chunk] {chunks} chunks; expected a positive number")
     size = x.shape[_normalize_dim("chunk", dim, x.ndim)]
-    return split(x, max(1, -(-size // chunks)), dim)
+    if size == 0:  # `chunks` empty pieces, as torch's
+        return split(x, [0] * chunks, dim)
+    return split(x, -(-size // chunks), dim)
 
 
 def unbind(x, dim=0):

@@ -3,6 +3,7 @@ torch's name (issue 37): multiply, divide, subtract, greater, greater_equal, les
 less_equal, not_equal; Tensor.reshape_as, ravel, unflatten, broadcast_to, bfloat16(), is_cpu,
 is_cuda, is_meta and get_device."""
 import builtins
+import math
 
 from . import _dtype
 from ._ops_elementwise import div, ge, gt, le, lt, mul, ne, sub
@@ -16,10 +17,19 @@ for _name, _f in (("multiply", mul), ("divide", div), ("subtract", sub), ("great
 
 
 def _unflatten(self, dim, sizes):
-    """Splits dim `dim` into `sizes` (one may be -1), as torch's."""
+    """Splits dim `dim` into `sizes` (one may be -1, inferred from that dim's size alone, so
+    a tensor of no elements unflattens too), as torch's."""
     dim = dim % builtins.max(self.ndim, 1)
     shape = list(self.shape)
-    return self.reshape(shape[:dim] + [int(n) for n in sizes] + shape[dim + 1:])
+    sizes = [int(n) for n in sizes]
+    if sizes.count(-1) == 1:
+        known = math.prod(n for n in sizes if n != -1)
+        size = shape[dim] if shape else 1
+        if known == 0 or size % known:
+            raise RuntimeError(f"unflatten: provided sizes {sizes} don't multiply up to the size of dim {dim} "
+                               f"({size}) in the input tensor")
+        sizes[sizes.index(-1)] = size // known
+    return self.reshape(shape[:dim] + sizes + shape[dim + 1:])
 
 
 def _device_type(t):

@@ -36,8 +36,9 @@ def entr(input):
 
 
 def xlog1py(input, other):
-    from ._ops_elementwise import where
-    return where(input == 0, 0.0, input * other.log1p())
+    """input * log1p(other), 0 where input is 0 (unless other is NaN), as torch's."""
+    from ._ops_port import _x_times_log
+    return _x_times_log(input, other, -1.0, "log1p")
 
 
 def ndtr(input):

@@ -141,3 +141,18 @@ def test_softmax_along_an_int_dim_is_one_c_call():
         np.testing.assert_allclose(getattr(F, name)(x, np.int64(1)).numpy(), want, rtol=1e-12)  # the general path
         with pytest.raises(TypeError, match="dim must be an int"):
             along(x._impl, 1.5)
+
+
+def test_loss_modules_hold_their_arguments_as_torch():
+    """Class weights are buffers (state_dict, to()), the other arguments attributes."""
+    ce = mf.nn.CrossEntropyLoss(weight=mf.tensor([1.0, 2.0]), ignore_index=3, label_smoothing=0.1)
+    assert list(ce.state_dict()) == ["weight"] and [n for n, _ in ce.named_buffers()] == ["weight"]
+    assert (ce.ignore_index, ce.label_smoothing, ce.reduction) == (3, 0.1, "mean")
+    bce = mf.nn.BCEWithLogitsLoss(pos_weight=mf.tensor([2.0]))
+    assert list(bce.state_dict()) == ["pos_weight"]
+    assert list(mf.nn.NLLLoss().state_dict()) == [] and mf.nn.NLLLoss().weight is None
+    assert (mf.nn.SmoothL1Loss(beta=0.5).beta, mf.nn.TripletMarginLoss(margin=2.0).margin) == (0.5, 2.0)
+    ce.weight = mf.tensor([1.0, 0.0])  # as torch's: a later weight is the one used
+    loss = ce(mf.tensor([[0.0, 1.0], [1.0, 0.0]]), mf.tensor([1, 0]))
+    np.testing.assert_allclose(loss.item(), 0.36326164, rtol=1e-6)  # torch 2's
+    assert isinstance(mf.nn.CTCLoss(), mf.nn.modules.loss._Loss)

@@ -303,3 +303,29 @@ def test_weight_norm(dim):
     np.testing.assert_allclose(layer(mf.tensor(x)).detach().numpy(), out.detach().numpy(), rtol=1e-6)
     with pytest.raises(ValueError, match="not found"):
         nn.utils.remove_weight_norm(layer)
+
+
+def test_affine_grid_and_grid_sample_on_volumes_as_torch():
+    """theta [N, 3, 4] over [N, C, D, H, W], sampled trilinearly or at the nearest voxel
+    (torch 2.15's values)."""
+    x = mf.arange(2 * 1 * 2 * 3 * 4, dtype=mf.float32).reshape(2, 1, 2, 3, 4) / 10
+    theta = mf.tensor([[[0.9, 0.1, 0.0, 0.05], [-0.1, 1.1, 0.2, 0.0], [0.0, 0.3, 0.8, -0.1]]] * 2)
+    theta = theta * mf.tensor([1.0, -1.0]).reshape(2, 1, 1)
+    grid = F.affine_grid(theta, [2, 1, 2, 2, 3], align_corners=False)
+    assert grid.shape == (2, 2, 2, 3, 3)
+    np.testing.assert_allclose(grid[0, 1, 1].numpy(), [[-0.5, 0.71667, 0.45], [0.1, 0.65, 0.45], [0.7, 0.58333, 0.45]],
+                               atol=1e-5)
+    expected = {
+        ("bilinear", "zeros"): [0.068, 0.136, 0.21229, 0.94, 1.02, 1.1, 0.98, 1.06, 1.14, 1.84075, 2.1, 2.18, 3.927,
+                                3.859, 3.48309, 3.76, 3.68, 3.6, 3.72, 3.64, 3.56, 2.50675, 2.6, 2.52],
+        ("nearest", "border"): [0.0, 0.2, 0.3, 0.8, 1.0, 1.1, 1.2, 1.4, 1.5, 2.0, 2.2, 2.3, 4.7, 4.6, 4.4, 3.8, 3.7, 3.6,
+                                3.5, 3.4, 3.2, 2.6, 2.5, 2.4],
+        ("bilinear", "reflection"): [0.08, 0.16, 0.27, 0.94, 1.02, 1.1, 0.98, 1.06, 1.14, 1.99, 2.1, 2.18, 4.62, 4.54,
+                                     4.43, 3.76, 3.68, 3.6, 3.72, 3.64, 3.56, 2.71, 2.6, 2.52],
+    }
+    for (mode, padding), values in expected.items():
+        out = F.grid_sample(x, grid, mode=mode, padding_mode=padding, align_corners=False)
+        np.testing.assert_allclose(out.numpy().ravel(), values, atol=1e-5)
+    x.requires_grad_()
+    F.grid_sample(x, grid).sum().backward()
+    assert x.grad.shape == x.shape and float(x.grad.sum()) > 0

@@ -263,7 +263,10 @@ def test_index_select():
         idx = np.array([2, 0, 2, 3])
         np.testing.assert_array_equal(mf.index_select(x, dim, mf.tensor(idx)).numpy(), np.take(A, idx, axis=dim))
     np.testing.assert_array_equal(x.index_select(1, mf.tensor(np.array(4, np.int32))).numpy(), A[:, [4]])
-    np.testing.assert_array_equal(mf.index_select(mf.tensor(2.5), 0, mf.tensor([0, 0])).numpy(), [2.5, 2.5])
+    scalar = mf.index_select(mf.tensor(2.5), 0, mf.tensor([0]))  # a scalar's pick is a scalar, as torch's
+    assert scalar.shape == () and scalar.item() == 2.5
+    with pytest.raises(IndexError, match="only 1 value"):
+        mf.index_select(mf.tensor(2.5), 0, mf.tensor([0, 0]))
     check_gradients(lambda x: mf.index_select(x, 1, mf.tensor([4, 4, 1])), [A])
     with pytest.raises(ValueError, match="index 5 is out of bounds for dimension 1 with size 5"):
         mf.index_select(x, 1, mf.tensor([5])).numpy()

@@ -3,6 +3,7 @@ rules, zero_grad, parameters without gradients, state_dict round trips (in memor
 mf.save / mf.load), bad hyper-parameters, clip_grad_norm_ and warmup_cosine_lr.
 The same optimizers on meshes of several ranks are tested in distributed/test_dist_nn.py.
 """
+import copy
 import math
 
 import numpy as np
@@ -607,3 +608,27 @@ def test_a_zero_stage_on_one_device_steps_as_plain(zero_stage, on_mesh):
 def test_a_bad_zero_stage_raises():
     with pytest.raises(ValueError, match="zero_stage must be 0, 1, 2 or 3; got 4"):
         mf.optim.SGD(parameters(initial_values(0)), lr=0.1, zero_stage=4)
+
+
+def test_state_is_one_dict_that_keeps_what_a_program_adds():
+    """As torch's defaultdict(dict): the same dicts each read, their tensors live, a key a
+    program adds kept and saved (values checked against torch 2.15)."""
+    w, v = mf.nn.Parameter(mf.ones(3)), mf.nn.Parameter(mf.ones(2))
+    opt = mf.optim.SGD([w, v], lr=0.1, momentum=0.9)
+    assert dict(opt.state[w]) == {} and len(opt.state) == 1
+    (w.sum() + v.sum()).backward()
+    opt.step()
+    entry = opt.state[w]
+    buffer = entry["momentum_buffer"]
+    (w.sum() + v.sum()).backward()
+    opt.step()
+    assert opt.state[w] is entry
+    np.testing.assert_allclose(buffer.numpy(), [2.9, 2.9, 2.9], rtol=1e-6)
+    opt.state[w]["custom"] = 7
+    saved = opt.state_dict()
+    assert sorted(saved["state"][0]) == ["custom", "momentum_buffer"] and saved["state"][0]["custom"] == 7
+    again = mf.optim.SGD([w, v], lr=0.1, momentum=0.9)
+    again.load_state_dict(saved)
+    assert again.state[w]["custom"] == 7
+    np.testing.assert_array_equal(again.state[w]["momentum_buffer"].numpy(), buffer.numpy())
+    assert sorted(copy.deepcopy(opt).state_dict()["state"][0]) == ["custom", "momentum_buffer"]

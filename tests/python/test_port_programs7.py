@@ -450,6 +450,22 @@ def test_post_accumulate_grad_hooks_run_as_each_gradient_is_final():
     assert len(seen) == 9 and seen[-1][0] == "b1"
 
 
+def test_post_accumulate_grad_hooks_fire_in_torchs_order():
+    """torch's engine accumulates a Linear's bias before its weight (the weight's gradient
+    passes its TBackward0 first), for 2-d and 3-d inputs; a LayerNorm's weight before its bias."""
+    lin1, lin2, norm = nn.Linear(3, 4), nn.Linear(4, 2), nn.LayerNorm(2)
+    params = {"w1": lin1.weight, "b1": lin1.bias, "w2": lin2.weight, "b2": lin2.bias, "g": norm.weight,
+              "h": norm.bias}
+    seen = []
+    for p in params.values():
+        p.register_post_accumulate_grad_hook(lambda p: seen.append(next(k for k, v in params.items() if v is p)))
+    x = mf.linspace(0, 1, 6).reshape(2, 3)
+    for shaped in (x, x.reshape(1, 2, 3)):
+        seen.clear()
+        norm(lin2(mf.tanh(lin1(shaped)))).pow(3).sum().backward()
+        assert seen == ["g", "h", "b2", "w2", "b1", "w1"]
+
+
 # ---- torch.distributions.constraints, as a program's own Distribution subclass names them
 
 def test_constraints_check_values_and_serve_a_custom_distribution():

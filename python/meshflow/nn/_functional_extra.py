@@ -129,7 +129,7 @@ def glu(input, dim=-1):
     size = input.shape[dim]
     if size % 2:
         raise RuntimeError(f"glu: Halving dimension must be even, but dimension {dim % input.ndim} is size {size}")
-    a, b = input.split(size // 2, dim)
+    a, b = input.tensor_split(2, dim)
     return a * sigmoid(b)
 
 

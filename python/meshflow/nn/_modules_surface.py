@@ -6,7 +6,7 @@ _functional_surface, each the function it names with torch's arguments."""
 import math
 
 from . import functional as F
-from .modules import Module, Parameter, _Loss as _BaseLoss, _uniform
+from .modules import Module, Parameter, _Loss, _uniform
 from ._modules_conv import Upsample
 
 
@@ -173,48 +173,32 @@ class UpsamplingBilinear2d(Upsample):
         super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
-class _Loss(_BaseLoss):
-    """A loss module: `_function(*inputs, reduction=..., **options)` (of torch's _Loss class, so
-    that isinstance(loss, nn.modules.loss._Loss) holds for every loss)."""
-
-    _function = None
-
-    def __init__(self, reduction="mean", size_average=None, reduce=None, **options):
-        super().__init__()
-        self.reduction = F.legacy_reduction(size_average, reduce, reduction)
-        self.__dict__.update(options)
-        self._names = tuple(options)
-
-    def forward(self, *inputs):
-        return type(self)._function(*inputs, reduction=self.reduction, **{n: getattr(self, n) for n in self._names})
-
-
 class MarginRankingLoss(_Loss):
     _function = staticmethod(F.margin_ranking_loss)
 
     def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction, size_average, reduce, margin=margin)
+        super().__init__(size_average, reduce, reduction, margin=margin)
 
 
 class HingeEmbeddingLoss(_Loss):
     _function = staticmethod(F.hinge_embedding_loss)
 
     def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction, size_average, reduce, margin=margin)
+        super().__init__(size_average, reduce, reduction, margin=margin)
 
 
 class SoftMarginLoss(_Loss):
     _function = staticmethod(F.soft_margin_loss)
 
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction, size_average, reduce)
+        super().__init__(size_average, reduce, reduction)
 
 
 class MultiLabelSoftMarginLoss(_Loss):
     _function = staticmethod(F.multilabel_soft_margin_loss)
 
     def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction, size_average, reduce)
+        super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
 
     def forward(self, input, target):
@@ -225,12 +209,12 @@ class MultiLabelMarginLoss(_Loss):
     _function = staticmethod(F.multilabel_margin_loss)
 
     def __init__(self, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction, size_average, reduce)
+        super().__init__(size_average, reduce, reduction)
 
 
 class MultiMarginLoss(_Loss):
     def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction, size_average, reduce)
+        super().__init__(size_average, reduce, reduction)
         if p not in (1, 2):
             raise ValueError("MultiMarginLoss: only p == 1 and p == 2 supported")
         self.p, self.margin = p, margin
@@ -244,39 +228,39 @@ class CosineEmbeddingLoss(_Loss):
     _function = staticmethod(F.cosine_embedding_loss)
 
     def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction, size_average, reduce, margin=margin)
+        super().__init__(size_average, reduce, reduction, margin=margin)
 
 
 class PoissonNLLLoss(_Loss):
     _function = staticmethod(F.poisson_nll_loss)
 
     def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"):
-        super().__init__(reduction, size_average, reduce, log_input=log_input, full=full, eps=eps)
+        super().__init__(size_average, reduce, reduction, log_input=log_input, full=full, eps=eps)
 
 
 class GaussianNLLLoss(_Loss):
     _function = staticmethod(F.gaussian_nll_loss)
 
     def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
-        super().__init__(reduction, full=full, eps=eps)
+        super().__init__(reduction=reduction, full=full, eps=eps)
 
 
 class TripletMarginLoss(_Loss):
     _function = staticmethod(F.triplet_margin_loss)
 
     def __init__(self, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"):
-        super().__init__(reduction, size_average, reduce, margin=margin, p=p, eps=eps, swap=swap)
+        super().__init__(size_average, reduce, reduction, margin=margin, p=p, eps=eps, swap=swap)
 
 
 class TripletMarginWithDistanceLoss(_Loss):
     _function = staticmethod(F.triplet_margin_with_distance_loss)
 
     def __init__(self, *, distance_function=None, margin=1.0, swap=False, reduction="mean"):
-        super().__init__(reduction, distance_function=distance_function, margin=margin, swap=swap)
+        super().__init__(reduction=reduction, distance_function=distance_function, margin=margin, swap=swap)
 
 
 class CTCLoss(_Loss):
     _function = staticmethod(F.ctc_loss)
 
     def __init__(self, blank=0, reduction="mean", zero_infinity=False):
-        super().__init__(reduction, blank=blank, zero_infinity=zero_infinity)
+        super().__init__(reduction=reduction, blank=blank, zero_infinity=zero_infinity)

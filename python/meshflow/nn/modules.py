@@ -951,16 +951,27 @@ class Flatten(Module):
 
 
 class _Loss(Module):
-    """A loss module: the functional loss of the same name with the constructor's arguments."""
+    """A loss module: the functional loss of the same name with the constructor's arguments
+    (torch's _Loss, so that isinstance(loss, nn.modules.loss._Loss) holds for every loss),
+    each an attribute of the module as torch's (`criterion.ignore_index`, `.beta`); the tensor
+    ones (`_tensor_arguments`: class weights) are buffers, as torch's, so that to() moves them
+    and state_dict() holds them."""
 
     _function = None
+    _tensor_arguments = ()
 
     def __init__(self, size_average=None, reduce=None, reduction="mean", **kwargs):
         super().__init__()
-        self.reduction, self._kwargs = F.legacy_reduction(size_average, reduce, reduction), kwargs
+        self.reduction = F.legacy_reduction(size_average, reduce, reduction)
+        for name in self._tensor_arguments:
+            self.register_buffer(name, kwargs.pop(name, None))
+        for name, value in kwargs.items():
+            setattr(self, name, value)
+        self._arguments = tuple(kwargs) + self._tensor_arguments
 
-    def forward(self, input, target):
-        return type(self)._function(input, target, reduction=self.reduction, **self._kwargs)
+    def forward(self, *inputs):
+        arguments = {name: getattr(self, name) for name in self._arguments}
+        return type(self)._function(*inputs, reduction=self.reduction, **arguments)
 
 
 class _WeightedLoss(_Loss):
@@ -989,6 +1000,7 @@ class SmoothL1Loss(_Loss):
 
 class BCELoss(_Loss):
     _function = staticmethod(F.binary_cross_entropy)
+    _tensor_arguments = ("weight",)
 
     def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
         super().__init__(size_average, reduce, reduction, weight=weight)
@@ -996,6 +1008,7 @@ class BCELoss(_Loss):
 
 class BCEWithLogitsLoss(_Loss):
     _function = staticmethod(F.binary_cross_entropy_with_logits)
+    _tensor_arguments = ("weight", "pos_weight")
 
     def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None):
         super().__init__(size_average, reduce, reduction, weight=weight, pos_weight=pos_weight)
@@ -1003,6 +1016,7 @@ class BCEWithLogitsLoss(_Loss):
 
 class NLLLoss(_Loss):
     _function = staticmethod(F.nll_loss)
+    _tensor_arguments = ("weight",)
 
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
         super().__init__(size_average, reduce, reduction, weight=weight, ignore_index=ignore_index)
@@ -1010,6 +1024,7 @@ class NLLLoss(_Loss):
 
 class CrossEntropyLoss(_Loss):
     _function = staticmethod(F.cross_entropy)
+    _tensor_arguments = ("weight",)
 
     def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
                  label_smoothing=0.0):

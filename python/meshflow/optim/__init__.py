@@ -16,6 +16,8 @@ which every op takes gathered, in backward again (stage 3). See docs/memory.md.
 """
 import collections
 
+import numpy as _np
+
 from .. import _C, _dtype
 from .._ops_elementwise import cast
 from .._tensor import Tensor, _impl_of, _in_layout_of, _type_name, _zero_grads, no_grad, tensor
@@ -271,20 +273,6 @@ class Optimizer:
         return _optimizer_repr(self)
 
 
-class _StateSnapshot(collections.defaultdict):
-    """A C++ optimizer's state as torch's defaultdict(dict): a parameter missing from it is
-    added with an empty state, which the optimizer's `read` ({id: parameter}) remembers for
-    later snapshots."""
-
-    def __init__(self, read, entries):
-        super().__init__(dict, entries)
-        self._read = read
-
-    def __missing__(self, param):
-        self._read[id(param)] = param
-        return super().__missing__(param)
-
-
 class _FusedOptimizer(Optimizer):
     """An Optimizer over a C++ optimizer (meshflow/nn/optim.h): parameter groups as dicts in
     param_groups (editable, each with its own hyperparameters, written through to C++),
@@ -376,19 +364,32 @@ class _FusedOptimizer(Optimizer):
         for group in self.param_groups:
             group["lr"] = value
 
+    def _params(self):
+        return [p for group in self.param_groups for p in group["params"]]
+
     def _indexed_state(self):
-        return {i: {k: Tensor(v) for k, v in s.items()} for i, s in enumerate(self._impl.state()) if s}
+        """{index: {name: tensor}}: the C++ optimizer's state, and what a program stored in
+        `state` beside it (which the C++ optimizer does not keep)."""
+        view = self.__dict__.get("_state_view", {})
+        params = self._params()
+        indexed = {i: {k: Tensor(v) for k, v in s.items()} for i, s in enumerate(self._impl.state()) if s}
+        for i, p in enumerate(params):
+            extra = {k: v for k, v in view.get(p, {}).items() if k not in indexed.get(i, {})}
+            if extra:
+                indexed.setdefault(i, {}).update(extra)
+        return indexed
 
     @property
     def state(self):
-        """Parameter -> its state ({name: tensor}), as torch's (a snapshot: the optimizer
-        rebinds its state tensors at each step). A parameter read there before its first step
-        stays listed, with an empty state, as torch's defaultdict keeps it."""
-        params = [p for group in self.param_groups for p in group["params"]]
-        read = self.__dict__.setdefault("_read_before_state", {})
-        state = _StateSnapshot(read, {p: {} for p in read.values()})
-        state.update({params[i]: s for i, s in self._indexed_state().items()})
-        return state
+        """Parameter -> its state ({name: tensor}), as torch's defaultdict(dict): the same dict
+        each read, its tensors the ones the steps update in place, and keys a program adds kept
+        (and saved by state_dict). A parameter read there before its first step stays listed,
+        with an empty state."""
+        view = self.__dict__.setdefault("_state_view", collections.defaultdict(dict))
+        params = self._params()
+        for i, entries in self._indexed_state().items():
+            view[params[i]].update(entries)
+        return view
 
     def state_dict(self):
         """torch's structure: {"state": {index: {name: tensor}}, "param_groups": [{options...,
@@ -412,19 +413,24 @@ class _FusedOptimizer(Optimizer):
         params = [Tensor(p) for p in self._impl.params]
         n = len(params)
         state = [{} for _ in range(n)]
+        view = self.__dict__["_state_view"] = collections.defaultdict(dict)
         for i, entries in state_dict["state"].items():
             i = int(i)
             if not 0 <= i < n:
                 raise ValueError(f"optimizer state for parameter {i}; the optimizer has {n} parameters")
             param = params[i]
+            entries = dict(entries)
             for k, v in entries.items():
-                if not isinstance(v, Tensor):
+                if isinstance(v, _np.ndarray):  # a tensor in the wrong type, not a value a program keeps
                     raise TypeError(f"[load_state_dict] state {k!r} of parameter {i} is a {_type_name(v)}; "
                                     "expected a meshflow Tensor")
+            if "step" in entries and not isinstance(entries["step"], Tensor):  # torch's older files: a number
+                entries["step"] = tensor(float(entries["step"]))
             # Moments take the parameter's layout and dtype (as torch casts them); scalars (the
-            # step) stay as they are.
+            # step) stay as they are. What is no tensor the program stored itself: `state` keeps it.
             state[i] = {k: (_like_param(v, param) if tuple(v.shape) == tuple(param.shape) else v)._impl
-                        for k, v in entries.items()}
+                        for k, v in entries.items() if isinstance(v, Tensor)}
+            view[self._params()[i]].update({k: v for k, v in entries.items() if not isinstance(v, Tensor)})
         if saved_groups is not None:
             for saved, group in zip(saved_groups, self.param_groups):
                 group.update({k: v for k, v in saved.items() if k != "params"})
@@ -476,7 +482,7 @@ def _steps_taken(state_dict):
         return int(state_dict["step"])
     for entries in state_dict["state"].values():
         if "step" in entries:
-            return int(entries["step"].item())
+            return int(float(entries["step"]))
     return 0
 
 
