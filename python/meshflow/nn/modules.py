@@ -227,6 +227,8 @@ class Module:
             entries = self.__dict__.get(table, {})
             if name in entries:
                 return entries[name]
+        if name in _hooks.TABLES:  # every module has its (empty) hook tables, as torch's
+            return _hooks.table(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
