@@ -321,11 +321,15 @@ def _analytical_jacobians(fn, inputs, wrt):
     return result
 
 
-def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, fast_mode=False,
+              nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True, masked=None):
     """Compares the gradients of func(*inputs) with central finite differences (torch's
     gradcheck): for every output and every input that requires grad, the Jacobians must agree
     elementwise within atol + rtol * |numerical|. Inputs should be float64 local tensors.
-    Returns True, or raises GradcheckError (returns False when not raise_exception)."""
+    Returns True, or raises GradcheckError (returns False when not raise_exception).
+    torch's other options are taken and change nothing: the whole Jacobians are compared
+    (fast_mode's random projection checks less), backward only."""
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     wrt = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
     if not wrt:
@@ -348,7 +352,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
+                  fast_mode=False, nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
+                  check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True, masked=False):
     """gradcheck of the gradients of func (torch's gradgradcheck): the function
     (inputs, grad_outputs) -> autograd.grad(func(inputs), inputs, grad_outputs,
     create_graph=True) is checked against finite differences of itself. grad_outputs default
