@@ -393,6 +393,9 @@ def Variable(data, requires_grad=False, volatile=False):
 from . import _autograd_functional as functional  # noqa: E402
 # Importable by its torch path too (`from torch.autograd.functional import jacobian`).
 __import__("sys").modules[__name__ + ".functional"] = functional
+# torch.autograd.graph (saved-tensor hooks), importable by its torch path.
+from . import _autograd_graph as graph  # noqa: E402
+__import__("sys").modules[__name__ + ".graph"] = graph
 # torch.autograd.forward_ad (dual numbers), importable by its torch path.
 from . import _forward_ad as forward_ad  # noqa: E402
 __import__("sys").modules[__name__ + ".forward_ad"] = forward_ad
