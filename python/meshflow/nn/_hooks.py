@@ -88,10 +88,16 @@ def has_hooks(module):
 _NO_FLAGS = {}
 
 
+def own(module, table_name):
+    """(hook, flags) of the module's own table `table_name` (no global ones), a list: a hook
+    may register or remove others while they run."""
+    flags = module.__dict__.get("_hook_flags", _NO_FLAGS)
+    return [(hook, flags.get(key, _NO_FLAGS)) for key, hook in module.__dict__.get(table_name, _NO_FLAGS).items()]
+
+
 def _hooks(module, table_name):
     """(hook, flags) of the global hooks then the module's, in their order."""
-    return [(hook, owner.__dict__.get("_hook_flags", _NO_FLAGS).get(key, _NO_FLAGS))
-            for owner in (_GLOBAL, module) for key, hook in owner.__dict__.get(table_name, _NO_FLAGS).items()]
+    return own(_GLOBAL, table_name) + own(module, table_name)
 
 
 def register_module_forward_pre_hook(hook):
