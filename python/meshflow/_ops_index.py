@@ -522,7 +522,7 @@ def gather(input, dim, index):
     _check_index_tensor("gather", index)
     dim = _normalize_dim("gather", dim, builtins.max(input.ndim, 1))
     if index.ndim == 0 and input.ndim == 1:  # the result has index's shape, as torch's
-        return reshape(gather(input, dim, _one_element_as_1d(input, index)), [])
+        return _C.grad_fn_as(reshape(gather(input, dim, _one_element_as_1d(input, index)), []), "GatherBackward0", input)
     if index.ndim != input.ndim:
         raise RuntimeError(f"gather: index has {index.ndim} dims and input {input.ndim}; expected the same number")
     if any(index.shape[d] > input.shape[d] for d in range(input.ndim) if d != dim):

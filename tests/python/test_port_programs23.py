@@ -88,8 +88,11 @@ def test_function_saves_pass_through_the_hooks_and_save_on_cpu_changes_nothing()
 def test_a_0d_index_of_a_1d_tensor_is_one_position_as_torch_s():
     assert mf.zeros(4).scatter_(0, mf.tensor(2), value=1).tolist() == [0.0, 0.0, 1.0, 0.0]
     assert mf.zeros(4).scatter_add(0, mf.tensor(1), mf.tensor(2.0)).tolist() == [0.0, 2.0, 0.0, 0.0]
-    g = mf.arange(4.0).gather(0, mf.tensor(3))
-    assert g.shape == () and g.item() == 3.0
+    x = mf.arange(4.0, requires_grad=True)
+    g = x.gather(0, mf.tensor(3))
+    assert g.shape == () and g.item() == 3.0 and type(g.grad_fn).__name__ == "GatherBackward0"
+    g.backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0, 1.0]
     with pytest.raises(RuntimeError, match="same number"):
         mf.zeros(2, 2).scatter_(0, mf.tensor(1), value=1)
 
