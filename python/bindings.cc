@@ -41,6 +41,7 @@
 #include "meshflow/ops/creation.h"
 #include "meshflow/ops/dispatch.h"
 #include "meshflow/ops/functional.h"
+#include "meshflow/ops/saved_hooks.h"
 #include "meshflow/ops/replication.h"
 #include "meshflow/ops/write_in_place.h"
 #include "meshflow/graph/compile.h"
@@ -868,6 +869,32 @@ void bind_functions(py::module_& m) {
   py::class_<SavedVar>(m, "SavedVar")
       .def(py::init([](const Var& output) { return SavedVar(output, true); }), py::arg("output"))
       .def("unpack", &SavedVar::unpack);
+  // torch.autograd.graph.saved_tensors_hooks (autograd.py): pack(Var) -> any object, kept by
+  // the saved value; unpack(that object) -> Var. The objects are released under the GIL.
+  m.def(
+      "push_saved_hooks",
+      [](py::function pack, py::function unpack) {
+        auto held = [](py::object o) {
+          return std::shared_ptr<void>(new py::object(std::move(o)), [](void* p) {
+            py::gil_scoped_acquire gil;
+            delete static_cast<py::object*>(p);
+          });
+        };
+        // The hooks' functions live as long as a value they packed: released under the GIL too.
+        std::shared_ptr<void> keep_pack = held(std::move(pack)), keep_unpack = held(std::move(unpack));
+        push_saved_hooks(SavedHooks{
+            [keep_pack, held](const Var& v) {
+              py::gil_scoped_acquire gil;
+              return held((*static_cast<py::object*>(keep_pack.get()))(v));
+            },
+            [keep_unpack](const std::shared_ptr<void>& packed) {
+              py::gil_scoped_acquire gil;
+              return (*static_cast<py::object*>(keep_unpack.get()))(*static_cast<py::object*>(packed.get()))
+                  .cast<Var>();
+            }});
+      },
+      py::arg("pack"), py::arg("unpack"));
+  m.def("pop_saved_hooks", &pop_saved_hooks);
   m.def(
       "batch_norm",
       [](const Var& x, std::optional<Var> running_mean, std::optional<Var> running_var, std::optional<Var> weight,

@@ -20,6 +20,7 @@
 #include "meshflow/ops/in_place.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/ops/replication.h"
+#include "meshflow/ops/saved_hooks.h"
 #include "meshflow/ops/write_in_place.h"
 #include "meshflow/vm/vm.h"
 
@@ -153,17 +154,40 @@ std::vector<Var> with_host_scalars_moved(const std::vector<Var>& inputs) {
   return moved;
 }
 
+thread_local std::vector<SavedHooks> saved_hooks;
+
+// One value of a call: its SavedVar, and (`read` by the gradient, under saved-tensor hooks)
+// what pack made of it.
+struct SavedValue {
+  SavedValue(const Var& v, bool output, bool read) : var(v, output) {
+    if (!read || saved_hooks.empty()) return;
+    const SavedHooks hooks = saved_hooks.back();  // a copy: pack may install or remove hooks
+    unpack_ = hooks.unpack;
+    packed = hooks.pack(v.detach());
+  }
+
+  Var unpack() const {
+    if (!unpack_) return var.unpack();
+    Var value = unpack_(packed).detach();
+    return grad_enabled() ? var.unpack() : value;  // create_graph: attached to the graph (saved_hooks.h)
+  }
+
+  SavedVar var;
+  std::shared_ptr<void> packed;
+  std::function<Var(const std::shared_ptr<void>&)> unpack_;
+};
+
 // What an op's backward keeps: the call's values, freed after backward; unpacked attached to
 // the graph in a create_graph backward (SavedVar).
 struct Saved {
-  std::vector<SavedVar> inputs;
-  std::vector<SavedVar> outputs;
+  std::vector<SavedValue> inputs;
+  std::vector<SavedValue> outputs;
   std::vector<bool> needs_grad;
 };
 
-std::vector<Var> unpacked(const std::vector<SavedVar>& saved) {
+std::vector<Var> unpacked(const std::vector<SavedValue>& saved) {
   std::vector<Var> out;
-  for (const SavedVar& v : saved) out.push_back(v.unpack());
+  for (const SavedValue& v : saved) out.push_back(v.unpack());
   return out;
 }
 
@@ -230,6 +254,13 @@ Autocast policy_now(const OpDef& op) {
 }
 
 }  // namespace
+
+void push_saved_hooks(SavedHooks hooks) { saved_hooks.push_back(std::move(hooks)); }
+
+void pop_saved_hooks() {
+  if (saved_hooks.empty()) throw std::logic_error("pop_saved_hooks: no saved-tensor hooks are installed");
+  saved_hooks.pop_back();
+}
 
 std::optional<DType> autocast_dtype() { return autocast.dtype; }
 
@@ -533,7 +564,7 @@ void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector
       throw std::runtime_error("Inference tensors cannot be saved for backward. To work around you can make a clone "
                                "to get a normal tensor and use it in autograd.");
     }
-    saved->inputs.emplace_back(copied ? fn::clone(in) : in, /*output=*/false);
+    saved->inputs.emplace_back(copied ? fn::clone(in) : in, /*output=*/false, reads_input(i));
     saved->needs_grad.push_back(in.requires_grad());
   }
   record(
@@ -544,7 +575,9 @@ void record_with_grad(const OpDef& op, const std::vector<Var>& args, std::vector
         return op.grad(GradContext{attrs, inputs, outputs, grad_outputs, saved->needs_grad});
       },
       [saved] { *saved = Saved(); });
-  for (const Var& out : outputs) saved->outputs.emplace_back(out, /*output=*/true);  // their node is made now
+  for (const Var& out : outputs) {  // their node is made now
+    saved->outputs.emplace_back(out, /*output=*/true, op.grad_reads.outputs);
+  }
   const auto made = std::find_if(outputs.begin(), outputs.end(), [](const Var& out) { return out.grad_fn() != nullptr; });
   if (made == outputs.end()) return;
   Node& node = *made->grad_fn();

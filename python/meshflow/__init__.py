@@ -115,7 +115,7 @@ from . import _ops_surface
 from ._ops_surface import *  # noqa: F401,F403
 from . import _ops_port
 from ._ops_port import *  # noqa: F401,F403
-from . import compiler, _dynamo, jit, ao, quantization
+from . import compiler, _dynamo, jit, ao, quantization, accelerator
 from .ao.quantization import fake_quantize_per_tensor_affine, fake_quantize_per_channel_affine  # noqa: E402
 from . import _ops_port3
 from ._ops_port3 import *  # noqa: F401,F403

@@ -848,7 +848,7 @@ def _is_saved_npz(path):
         return False
 
 
-def load(path, placement=None, sbp=None, template=None, map_location=None, weights_only=None):
+def load(path, placement=None, sbp=None, template=None, map_location=None, weights_only=None, mmap=None):
     """The state saved at `path`, its tensors in the layout asked for. Collective over the world
     (unless every tensor loads local, below).
 
@@ -878,7 +878,8 @@ def load(path, placement=None, sbp=None, template=None, map_location=None, weigh
     tensors load local with their full values (on map_location's device), for
     model.load_state_dict to convert into the parameters' layouts; each rank reads the file
     alone (not collective). A safetensors file gives {name: tensor} (its "__metadata__" is
-    left out).
+    left out). mmap (torch.load's) is accepted: the file is read whole, as its mapped pages
+    would be when the tensors are used.
     """
     if _is_file_object(path):
         return _load_from_file(path, weights_only)

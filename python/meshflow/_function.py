@@ -12,6 +12,7 @@ node, so a second derivative flows through it too, as torch's.
 import functools
 
 from . import _C, _grad_fn
+from . import _autograd_graph as _graph
 from ._tensor import Tensor, no_grad
 
 
@@ -29,7 +30,8 @@ class FunctionCtx:
         """The saved tensors; a saved output of the call is read as torch's: in a create_graph
         backward it is attached to the call's node, so a gradient computed from it is
         differentiated back through the call."""
-        return tuple(Tensor(t.unpack()) if isinstance(t, _C.SavedVar) else t for t in getattr(self, "_saved", ()))
+        return tuple(Tensor(t.unpack()) if isinstance(t, _C.SavedVar) else t.unpack() if isinstance(t, _graph.Packed)
+                     else t for t in getattr(self, "_saved", ()))
 
     def mark_dirty(self, *tensors):
         self.dirty_tensors = tensors
@@ -106,11 +108,11 @@ def _save_outputs(ctx, outs, recorded, args):
         return
     results = dict(zip((id(o) for o in outs if isinstance(o, Tensor)), recorded))
 
-    def kept(t):
+    def kept(t):  # the others pass through the saved-tensor hooks here; the SavedVar's, in C++
         if not isinstance(t, Tensor) or id(t) not in results or any(t is a for a in args):
-            return t
+            return _graph.packed(t)
         out = results[id(t)]
-        return _C.SavedVar(out) if out.requires_grad else t
+        return _graph.packed(t, _C.SavedVar(out)) if out.requires_grad else _graph.packed(t)
     ctx._saved = tuple(kept(t) for t in saved)
 
 

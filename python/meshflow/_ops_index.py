@@ -511,11 +511,20 @@ def index_select(input, dim, index):
     return _C.grad_fn_as(_C.advanced_index(input, (slice(None),) * dim + (checked,)), "IndexSelectBackward0", input)
 
 
+def _one_element_as_1d(input, t):
+    """A 0-d index or src of a 1-d input as 1-d, as torch's gather and scatter take it (their
+    rule compares dims as at least 1: `zeros(10).scatter_(0, tensor(y), value=1)`, the
+    tutorials' one-hot)."""
+    return reshape(t, [1]) if t.ndim == 0 and input.ndim == 1 else t
+
+
 def gather(input, dim, index):
     """torch.gather: out[..., j, ...] = input[..., index[..., j, ...], ...] along `dim`, for an
     int32/int64 `index` of input's number of dims, no larger than input off `dim`."""
     _check_index_tensor("gather", index)
     dim = _normalize_dim("gather", dim, builtins.max(input.ndim, 1))
+    if index.ndim == 0 and input.ndim == 1:  # the result has index's shape, as torch's
+        return _C.grad_fn_as(reshape(gather(input, dim, _one_element_as_1d(input, index)), []), "GatherBackward0", input)
     if index.ndim != input.ndim:
         raise RuntimeError(f"gather: index has {index.ndim} dims and input {input.ndim}; expected the same number")
     if any(index.shape[d] > input.shape[d] for d in range(input.ndim) if d != dim):
@@ -604,6 +613,7 @@ def scatter_call(op, input, dim, index, src, accumulate):
     scatter_add_); None for an empty index, which writes nothing."""
     _check_index_tensor(op, index)
     dim = _normalize_dim(op, dim, input.ndim)
+    index, src = _one_element_as_1d(input, index), src if isinstance(src, numbers.Number) else _one_element_as_1d(input, src)
     if index.ndim != input.ndim:
         raise RuntimeError(f"{op}: index has {index.ndim} dims and self {input.ndim}; expected the same number")
     src_shape = list(index.shape) if isinstance(src, numbers.Number) else list(src.shape)

@@ -15,7 +15,7 @@ from ._inplace import (_index_write, _inplace, _live_views, install_inplace_meth
                        torch_strides)
 from ._ops_creation import rand_like, zeros, zeros_like, ones_like
 from ._ops_elementwise import isnan, where, maximum, minimum, floor_divide
-from ._ops_index import index_put, scatter_add, _along, _check_index_tensor, _normalize_dim
+from ._ops_index import index_put, scatter_add, _along, _check_index_tensor, _normalize_dim, _one_element_as_1d
 from ._ops_random import _uniform_ints, _check_range
 from ._ops_shape import cat, reshape, stack, broadcast_to
 from ._ops_reduce import sum as _sum
@@ -114,6 +114,7 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
         shaped = [reshape(t, [1]) if t.ndim == 0 else t for t in (input, index, src)]
         return reshape(scatter_reduce(*shaped[:1], 0, shaped[1], shaped[2], reduce, include_self=include_self),
                        list(input.shape)) if input.ndim == 0 and index.numel() else input
+    index, src = _one_element_as_1d(input, index), _one_element_as_1d(input, src)
     if src.ndim != input.ndim or index.ndim != input.ndim:
         raise RuntimeError("scatter_reduce: index, src and self must have the same number of dims, got "
                            f"{index.ndim}, {src.ndim} and {input.ndim}")

@@ -321,11 +321,15 @@ def _analytical_jacobians(fn, inputs, wrt):
     return result
 
 
-def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, fast_mode=False,
+              nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
+              check_batched_forward_grad=False, check_forward_ad=False, check_backward_ad=True, masked=None):
     """Compares the gradients of func(*inputs) with central finite differences (torch's
     gradcheck): for every output and every input that requires grad, the Jacobians must agree
     elementwise within atol + rtol * |numerical|. Inputs should be float64 local tensors.
-    Returns True, or raises GradcheckError (returns False when not raise_exception)."""
+    Returns True, or raises GradcheckError (returns False when not raise_exception).
+    torch's other options are taken and change nothing: the whole Jacobians are compared
+    (fast_mode's random projection checks less), backward only."""
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
     wrt = [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
     if not wrt:
@@ -348,7 +352,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     return True
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
+                  fast_mode=False, nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
+                  check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True, masked=False):
     """gradcheck of the gradients of func (torch's gradgradcheck): the function
     (inputs, grad_outputs) -> autograd.grad(func(inputs), inputs, grad_outputs,
     create_graph=True) is checked against finite differences of itself. grad_outputs default
@@ -387,6 +393,9 @@ def Variable(data, requires_grad=False, volatile=False):
 from . import _autograd_functional as functional  # noqa: E402
 # Importable by its torch path too (`from torch.autograd.functional import jacobian`).
 __import__("sys").modules[__name__ + ".functional"] = functional
+# torch.autograd.graph (saved-tensor hooks), importable by its torch path.
+from . import _autograd_graph as graph  # noqa: E402
+__import__("sys").modules[__name__ + ".graph"] = graph
 # torch.autograd.forward_ad (dual numbers), importable by its torch path.
 from . import _forward_ad as forward_ad  # noqa: E402
 __import__("sys").modules[__name__ + ".forward_ad"] = forward_ad

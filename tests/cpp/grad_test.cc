@@ -7,10 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <set>
 
 #include "meshflow/autograd/detach.h"
 #include "meshflow/autograd/grad_api.h"
+#include "meshflow/ops/saved_hooks.h"
 #include "tests/cpp/grad_check.h"
 
 namespace mf {
@@ -620,6 +622,34 @@ TEST(AutogradApi, DetachInPlaceIsSeenByEveryHolder) {
   EXPECT_TRUE(held.is_leaf() && !held.requires_grad() && !held.retains_grad() && held.same(y));
   EXPECT_TRUE(close(held.local(), fn::mul(a, a).local(), 0));
   EXPECT_THROW(autograd::backward({fn::sum(held)}, {Var()}, false), std::invalid_argument);  // nothing requires grad
+}
+
+// Saved-tensor hooks (ops/saved_hooks.h): pack sees each value a gradient reads when the call
+// is recorded (mul: both inputs; exp: its output; sum: none), and backward reads unpack's.
+TEST(AutogradApi, SavedHooksPackWhatTheGradientReadsAndBackwardReadsUnpacked) {
+  Var a(uniform({3}, 0.5, 1, 7), true);
+  int packed = 0, unpacked = 0;
+  push_saved_hooks(SavedHooks{[&packed](const Var& v) {
+                                ++packed;
+                                return std::shared_ptr<void>(std::make_shared<Var>(fn::mul_scalar(v, 2)));
+                              },
+                              [&unpacked](const std::shared_ptr<void>& p) {
+                                ++unpacked;
+                                return *std::static_pointer_cast<Var>(p);
+                              }});
+  const Var p = fn::mul(a, a);
+  EXPECT_EQ(packed, 2);
+  const Var q = fn::exp(a);
+  EXPECT_EQ(packed, 3);
+  const Var y = fn::add(fn::sum(p), fn::sum(q));
+  EXPECT_EQ(packed, 3);
+  pop_saved_hooks();
+  EXPECT_THROW(pop_saved_hooks(), std::logic_error);
+  autograd::backward({y}, {Var()}, false);
+  EXPECT_EQ(unpacked, 3);
+  // a*a's gradient reads both factors doubled: 2a + 2a; exp's reads its output doubled.
+  const Var want = fn::add(fn::mul_scalar(a, 4), fn::mul_scalar(fn::exp(a), 2));
+  EXPECT_TRUE(close(a.grad().local(), want.local(), 1e-6));
 }
 
 // A full sum's gradient reaching a convolution whose output lies channels-last (float32 of

@@ -353,7 +353,7 @@ def test_pruning_again_prunes_among_the_kept_elements_and_remove_makes_it_perman
     prune.l1_unstructured(layer, "weight", amount=3)
     prune.l1_unstructured(layer, "weight", amount=0.5)  # half of the 9 kept: round(4.5) = 4 more
     np.testing.assert_array_equal(layer.weight_mask.numpy().reshape(-1), (np.arange(1, 13) > 7).astype(np.float32))
-    hooks = [h for h, _ in layer._forward_pre_hooks.values()]
+    hooks = list(layer._forward_pre_hooks.values())  # the hooks themselves, as torch's
     assert len(hooks) == 1 and isinstance(hooks[0], prune.PruningContainer) and len(hooks[0]) == 2
     prune.remove(layer, "weight")
     assert [n for n, _ in layer.named_parameters()] == ["weight"] and not prune.is_pruned(layer)

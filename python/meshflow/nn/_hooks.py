@@ -24,20 +24,21 @@ from .._function import Function
 from .._tensor import Tensor
 
 _ids = itertools.count()
-_TABLES = ("_forward_pre_hooks", "_forward_hooks", "_backward_pre_hooks", "_backward_hooks")
+TABLES = ("_forward_pre_hooks", "_forward_hooks", "_backward_pre_hooks", "_backward_hooks")
 
 
 class RemovableHandle:
     """What a hook registration returns: remove() unregisters the hook (also as a context
-    manager's exit), as torch.utils.hooks.RemovableHandle."""
+    manager's exit), as torch.utils.hooks.RemovableHandle; the hook's entry leaves each of
+    `tables` (a hook table, and any table of what is kept beside it)."""
 
-    def __init__(self, table):
-        self._table, self.id = table, next(_ids)
+    def __init__(self, *tables):
+        self._tables, self.id = tables, next(_ids)
 
     def remove(self):
-        if self._table is not None:
-            self._table.pop(self.id, None)
-            self._table = None
+        for table in self._tables:
+            table.pop(self.id, None)
+        self._tables = ()
 
     def __enter__(self):
         return self
@@ -46,36 +47,57 @@ class RemovableHandle:
         self.remove()
 
 
+def table(module, table_name):
+    """The module's table `table_name` (handle id -> hook, as torch's OrderedDict), made
+    when first asked for."""
+    found = module.__dict__.get(table_name)
+    if found is None:
+        found = collections.OrderedDict()
+        object.__setattr__(module, table_name, found)
+    return found
+
+
 def register(module, table_name, hook, prepend=False, **flags):
-    """Adds `hook` to the module's table `table_name` (flags kept beside it) and returns its
-    handle."""
+    """Adds `hook` to the module's table `table_name` and returns its handle. The table holds
+    the hook itself, as torch's (pruning and user code read it); its flags (with_kwargs,
+    always_call) are kept by handle id in the module's _hook_flags."""
     if not callable(hook):
         raise TypeError(f"{table_name[1:-1].replace('_', ' ')} must be callable, got {type(hook).__name__}")
-    table = module.__dict__.get(table_name)
-    if table is None:
-        table = collections.OrderedDict()
-        object.__setattr__(module, table_name, table)
-    handle = RemovableHandle(table)
-    table[handle.id] = (hook, flags)
+    hooks, kept = table(module, table_name), table(module, "_hook_flags")
+    handle = RemovableHandle(hooks, kept)
+    hooks[handle.id] = hook
+    if any(flags.values()):
+        kept[handle.id] = flags
     if prepend:
-        table.move_to_end(handle.id, last=False)
+        hooks.move_to_end(handle.id, last=False)
     return handle
 
 
 # The global hooks' tables, as a module's are held (register() takes it as the module).
-_GLOBAL = types.SimpleNamespace(**{name: collections.OrderedDict() for name in _TABLES})
-_g1, _g2, _g3, _g4 = _GLOBAL.__dict__.values()
+_GLOBAL = types.SimpleNamespace(**{name: collections.OrderedDict() for name in TABLES + ("_hook_flags",)})
+_g1, _g2, _g3, _g4 = (_GLOBAL.__dict__[name] for name in TABLES)
 
 
 def has_hooks(module):
-    # spelled out, not any() over _TABLES: it runs at every module call
+    # spelled out, not any() over TABLES: it runs at every module call
     d = module.__dict__
     return bool(d.get("_forward_pre_hooks") or d.get("_forward_hooks") or d.get("_backward_pre_hooks")
                 or d.get("_backward_hooks") or _g1 or _g2 or _g3 or _g4)
 
 
+_NO_FLAGS = {}
+
+
+def own(module, table_name):
+    """(hook, flags) of the module's own table `table_name` (no global ones), a list: a hook
+    may register or remove others while they run."""
+    flags = module.__dict__.get("_hook_flags", _NO_FLAGS)
+    return [(hook, flags.get(key, _NO_FLAGS)) for key, hook in module.__dict__.get(table_name, _NO_FLAGS).items()]
+
+
 def _hooks(module, table_name):
-    return [*_GLOBAL.__dict__[table_name].values(), *module.__dict__.get(table_name, {}).values()]
+    """(hook, flags) of the global hooks then the module's, in their order."""
+    return own(_GLOBAL, table_name) + own(module, table_name)
 
 
 def register_module_forward_pre_hook(hook):

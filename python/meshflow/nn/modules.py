@@ -227,6 +227,8 @@ class Module:
             entries = self.__dict__.get(table, {})
             if name in entries:
                 return entries[name]
+        if name in _hooks.TABLES:  # every module has its (empty) hook tables, as torch's
+            return _hooks.table(self, name)
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
@@ -395,13 +397,13 @@ class Module:
         local_metadata = {"version": self._version}
         if metadata is not None:
             metadata[prefix[:-1]] = local_metadata
-        for hook, _ in list(self.__dict__.get("_state_dict_pre_hooks", {}).values()):
+        for hook, _ in _hooks.own(self, "_state_dict_pre_hooks"):
             hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
         for name, module in self._modules.items():
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
-        for hook, flags in list(self.__dict__.get("_state_dict_hooks", {}).values()):
+        for hook, flags in _hooks.own(self, "_state_dict_hooks"):
             result = hook(self, destination, prefix, local_metadata)
             if result is not None and not flags.get("post"):  # the old hooks may return a new dict
                 destination = result
@@ -462,7 +464,7 @@ class Module:
         its entries (an old checkpoint's names) and then call this one, which runs the
         module's load pre-hooks and hands `prefix + "_extra_state"` to set_extra_state.
         load_state_dict then loads the values of all modules together (all or nothing)."""
-        for hook, flags in list(self.__dict__.get("_load_state_dict_pre_hooks", {}).values()):
+        for hook, flags in _hooks.own(self, "_load_state_dict_pre_hooks"):
             args = (state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys, error_msgs)
             hook(self, *args) if flags.get("with_module") else hook(*args)
         if type(self).set_extra_state is not Module.set_extra_state:
@@ -488,7 +490,7 @@ class Module:
         for name, module in self._modules.items():
             if module is not None:
                 module._run_load_post_hooks(incompatible, prefix + name + ".")
-        for hook, _ in list(self.__dict__.get("_load_state_dict_post_hooks", {}).values()):
+        for hook, _ in _hooks.own(self, "_load_state_dict_post_hooks"):
             if hook(self, incompatible) is not None:
                 raise RuntimeError("Hooks registered with ``register_load_state_dict_post_hook`` are not expected "
                                    "to return new values, if incompatible_keys need to be modified, it should be "

@@ -17,7 +17,7 @@ __all__ = ["BasePruningMethod", "PruningContainer", "Identity", "RandomUnstructu
 
 def _pruning_hooks(module):
     """(handle id, method) of each pruning method registered on `module`."""
-    return [(key, hook) for key, (hook, _) in module.__dict__.get("_forward_pre_hooks", {}).items()
+    return [(key, hook) for key, hook in module.__dict__.get("_forward_pre_hooks", {}).items()
             if isinstance(hook, BasePruningMethod)]
 
 
