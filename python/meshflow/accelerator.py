@@ -1,0 +1,41 @@
+"""meshflow.accelerator: torch.accelerator's queries (PyTorch 2.6+), which the examples'
+programs ask before choosing a device: the accelerator is CUDA where the build has the CUDA
+device and a GPU is visible, and there is none otherwise (the CPU is not an accelerator)."""
+from . import cuda
+from ._device import device
+
+__all__ = ["is_available", "current_accelerator", "device_count", "current_device_index", "set_device_index",
+           "synchronize"]
+
+_index = 0  # the device index current_device_index reports: one process drives one GPU at a time
+
+
+def is_available():
+    return cuda.is_available()
+
+
+def current_accelerator(check_available=False):
+    """The accelerator's device type as a device ("cuda"), or None where there is none."""
+    return device("cuda") if cuda.is_available() else None
+
+
+def device_count():
+    return cuda.device_count()
+
+
+def current_device_index():
+    return _index
+
+
+def set_device_index(index):
+    """Makes `index` the current accelerator's index; an index no visible GPU has raises."""
+    global _index
+    index = int(getattr(index, "index", index) or 0)
+    if not 0 <= index < max(cuda.device_count(), 1):
+        raise ValueError(f"set_device_index: device index {index} out of range; expected one of the "
+                         f"{cuda.device_count()} visible GPU(s)")
+    _index = index
+
+
+def synchronize(device=None):
+    cuda.synchronize(device)
