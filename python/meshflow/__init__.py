@@ -217,7 +217,7 @@ __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ 
 
 from . import sparse  # noqa: E402
 sparse._install(_sys.modules[__name__])  # torch.sparse_coo_tensor, Tensor.to_sparse, mm of a sparse operand
-__all__ += ["sparse", "sparse_coo_tensor", "sparse_coo"]
+__all__ += ["sparse", "sparse_coo_tensor", "sparse_coo", "spmm"]
 
 from . import _numpy_names
 _numpy_names.install(globals(), __all__, Tensor)  # torch's `axis=` and `keepdims=` spellings
