@@ -1,7 +1,8 @@
 """meshflow.accelerator: torch.accelerator's queries (PyTorch 2.6+), which the examples'
 programs ask before choosing a device: the accelerator is CUDA where the build has the CUDA
-device and a GPU is visible, and there is none otherwise (the CPU is not an accelerator)."""
-from . import cuda
+device (as torch's, whether or not a GPU is visible: is_available says that), and there is
+none otherwise (the CPU is not an accelerator)."""
+from . import _C, cuda
 from ._device import device
 
 __all__ = ["is_available", "current_accelerator", "device_count", "current_device_index", "set_device_index",
@@ -15,8 +16,10 @@ def is_available():
 
 
 def current_accelerator(check_available=False):
-    """The accelerator's device type as a device ("cuda"), or None where there is none."""
-    return device("cuda") if cuda.is_available() else None
+    """The build's accelerator as a device ("cuda"), or None where it has none (or, with
+    check_available, where no GPU is visible)."""
+    built = "cuda" in _C.device_types()
+    return device("cuda") if built and (not check_available or cuda.is_available()) else None
 
 
 def device_count():
