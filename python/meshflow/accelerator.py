@@ -3,7 +3,7 @@ programs ask before choosing a device: the accelerator is CUDA where the build h
 device (as torch's, whether or not a GPU is visible: is_available says that), and there is
 none otherwise (the CPU is not an accelerator)."""
 from . import _C, cuda
-from ._device import device
+from ._device import device as _device
 
 __all__ = ["is_available", "current_accelerator", "device_count", "current_device_index", "set_device_index",
            "synchronize"]
@@ -19,7 +19,7 @@ def current_accelerator(check_available=False):
     """The build's accelerator as a device ("cuda"), or None where it has none (or, with
     check_available, where no GPU is visible)."""
     built = "cuda" in _C.device_types()
-    return device("cuda") if built and (not check_available or cuda.is_available()) else None
+    return _device("cuda") if built and (not check_available or cuda.is_available()) else None
 
 
 def device_count():

@@ -118,6 +118,47 @@ def test_program_agrees_with_torch(name, restore_settings, tmp_path, monkeypatch
     assert difference is None, f"{name}: {difference}"
 
 
+def test_a_whole_module_loads_by_default_only_with_its_classes_allowed(tmp_path):
+    import pickle
+    import meshflow as mf
+
+    mf.save(mf.nn.Sequential(mf.nn.Linear(2, 2), mf.nn.ReLU()), tmp_path / "plain.pt")
+    with pytest.raises(pickle.UnpicklingError, match="unsupported global .*Sequential.*add_safe_globals"):
+        mf.load(tmp_path / "plain.pt")
+    with mf.serialization.safe_globals([mf.nn.Sequential, mf.nn.Linear, mf.nn.ReLU]):
+        assert isinstance(mf.load(tmp_path / "plain.pt")[0], mf.nn.Linear)
+    assert mf.serialization.get_safe_globals() == []  # the context restores the list
+    with pytest.raises(pickle.UnpicklingError):
+        mf.load(tmp_path / "plain.pt", weights_only=True)
+    assert isinstance(mf.load(tmp_path / "plain.pt", weights_only=False), mf.nn.Sequential)
+    mf.serialization.add_safe_globals([(mf.nn.Sequential, "torch.nn.modules.container.Sequential"), mf.nn.Linear,
+                                       mf.nn.ReLU])  # torch's (object, name) pairs too
+    try:
+        assert isinstance(mf.load(tmp_path / "plain.pt")[0], mf.nn.Linear)
+    finally:
+        mf.serialization.clear_safe_globals()
+
+
+def test_dense_at_sparse_and_spmm_as_torch_s():
+    import meshflow as mf
+    dense = mf.tensor([[1.0, 2.0], [3.0, 4.0]])
+    sparse = mf.tensor([[0.0, 2.0], [1.0, 0.0]]).to_sparse()
+    assert (dense @ sparse).tolist() == [[2.0, 2.0], [4.0, 6.0]]
+    assert mf.spmm(sparse, dense).tolist() == [[6.0, 8.0], [1.0, 2.0]]
+    product = sparse @ sparse  # sparse, as torch's
+    assert product.is_sparse and product.to_dense().tolist() == [[2.0, 0.0], [0.0, 2.0]]
+
+
+def test_accelerator_names_the_build_s_and_share_memory_returns_the_module():
+    import meshflow as mf
+    built = "cuda" in mf._C.device_types()
+    assert mf.accelerator.is_available() == mf.cuda.is_available()
+    assert (mf.accelerator.current_accelerator() is not None) == built
+    assert mf.accelerator.current_accelerator(check_available=True) is None or mf.cuda.is_available()
+    net = mf.nn.Linear(2, 2)
+    assert net.share_memory() is net and not mf.ones(1).is_xpu and not mf.ones(1).is_mps
+
+
 if __name__ == "__main__":
     import tempfile
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
