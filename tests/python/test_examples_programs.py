@@ -6,7 +6,9 @@ transforms -> tensor code, sizes and epochs -> small, weights -> NumPy's after c
 random draws differ from torch's by design, docs/porting.md), dropout -> p=0, argv -> none.
 Each runs unchanged but for its imports (`import torch` -> `import meshflow as torch`, as
 test_port_programs9's) and must print what PyTorch 2 printed (every line, its numbers to the
-program's `# TOL`, 1e-4 by default) and report the same values (expected.json).
+program's `# TOL`, 1e-4 by default) and report the same values (expected.json). A program
+with `# ARGV NAME: arguments` lines runs once per line, with those command-line arguments
+(word_language_model's LSTM, GRU and Transformer), each run its own entry ("program[NAME]").
 
 `python3 test_examples_programs.py --torch` regenerates expected.json under torch (/root/tv);
 `python3 test_examples_programs.py --compare` runs every program under both and lists the
@@ -17,6 +19,7 @@ import io
 import json
 import os
 import re
+import shlex
 import sys
 import types
 
@@ -25,7 +28,17 @@ import pytest
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples_programs")
 EXPECTED_PATH = os.path.join(HERE, "expected.json")
+
+
+def _runs(name):
+    """(entry, argv) of each run of examples_programs/name.py: one per `# ARGV NAME: ...` line,
+    or one with no arguments."""
+    lines = re.findall(r"^# ARGV (\w+): (.*)$", open(os.path.join(HERE, name + ".py")).read(), flags=re.M)
+    return [(f"{name}[{tag}]", shlex.split(argv)) for tag, argv in lines] or [(name, [])]
+
+
 PROGRAMS = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(HERE, "e*.py")))
+RUNS = dict(run for name in PROGRAMS for run in _runs(name))  # entry -> argv
 
 
 def helpers(torch, reported):
@@ -70,26 +83,27 @@ def _torch_plain(torch, v):
     return v
 
 
-def run(name, torch, source=None):
-    """Runs examples_programs/name.py as __main__ with `torch` (the program's imports made
-    meshflow's when it is meshflow) in the current directory: what it printed (lines, without
-    trailing blanks) and reported."""
+def run(entry, torch, source=None):
+    """Runs the program of `entry` (examples_programs/name.py, with the entry's arguments) as
+    __main__ with `torch` (the program's imports made meshflow's when it is meshflow) in the
+    current directory: what it printed (lines, without trailing blanks) and reported."""
     from test_port_programs9 import _as_meshflow, _plain
-    path = os.path.join(HERE, name + ".py")
+    path = os.path.join(HERE, entry.split("[")[0] + ".py")
     source = open(path).read() if source is None else source
     if torch.__name__ == "meshflow":
         source = _as_meshflow(source)
     reported = {}
     program = types.ModuleType("__main__")
     program.__dict__.update(helpers(torch, reported), __file__=path)
-    saved = sys.modules["__main__"]
+    saved, argv = sys.modules["__main__"], sys.argv
     sys.modules["__main__"] = program  # what it defines pickles (torch.save(model)) as a script's
+    sys.argv = [path] + RUNS.get(entry, [])
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed):
             exec(compile(source, path, "exec"), program.__dict__)
     finally:
-        sys.modules["__main__"] = saved
+        sys.modules["__main__"], sys.argv = saved, argv
     values = {k: (_plain(v) if torch.__name__ == "meshflow" else v) for k, v in reported.items()}
     values["printed"] = [line.rstrip() for line in printed.getvalue().splitlines()]
     return values
@@ -103,19 +117,22 @@ def restore_settings():
     meshflow.set_grad_enabled(True)
 
 
+def _tolerance(entry):
+    source = open(os.path.join(HERE, entry.split("[")[0] + ".py")).read()
+    return float(m.group(1)) if (m := re.search(r"# TOL (\S+)", source)) else 1e-4
+
+
 def test_every_program_has_torch_s_values():
-    assert PROGRAMS and sorted(json.load(open(EXPECTED_PATH))) == PROGRAMS
+    assert RUNS and sorted(json.load(open(EXPECTED_PATH))) == sorted(RUNS)
 
 
-@pytest.mark.parametrize("name", PROGRAMS)
-def test_program_agrees_with_torch(name, restore_settings, tmp_path, monkeypatch):
+@pytest.mark.parametrize("entry", sorted(RUNS))
+def test_program_agrees_with_torch(entry, restore_settings, tmp_path, monkeypatch):
     import meshflow
     from test_port_programs9 import _differs
     monkeypatch.chdir(tmp_path)
-    source = open(os.path.join(HERE, name + ".py")).read()
-    tol = float(m.group(1)) if (m := re.search(r"# TOL (\S+)", source)) else 1e-4
-    difference = _differs(run(name, meshflow), json.load(open(EXPECTED_PATH))[name], tol)
-    assert difference is None, f"{name}: {difference}"
+    difference = _differs(run(entry, meshflow), json.load(open(EXPECTED_PATH))[entry], _tolerance(entry))
+    assert difference is None, f"{entry}: {difference}"
 
 
 def test_a_whole_module_loads_by_default_only_with_its_classes_allowed(tmp_path):
@@ -162,11 +179,12 @@ def test_accelerator_names_the_build_s_and_share_memory_returns_the_module():
 if __name__ == "__main__":
     import tempfile
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    only = [a for a in sys.argv[2:]] or PROGRAMS
+    only = [entry for entry in RUNS if entry.split("[")[0] in sys.argv[2:] or entry in sys.argv[2:]] or sorted(RUNS)
     if sys.argv[1] == "--torch":
         sys.path[:0] = glob.glob("/root/tv/lib/python3*/site-packages")
         import torch
         expected = json.load(open(EXPECTED_PATH)) if os.path.exists(EXPECTED_PATH) else {}
+        expected = {entry: v for entry, v in expected.items() if entry in RUNS}  # programs gone
         for name in only:
             with tempfile.TemporaryDirectory() as d:
                 os.chdir(d)
@@ -189,12 +207,10 @@ if __name__ == "__main__":
         expected = json.load(open(EXPECTED_PATH))
         failed = []
         for name in only:
-            source = open(os.path.join(HERE, name + ".py")).read()
-            tol = float(m.group(1)) if (m := re.search(r"# TOL (\S+)", source)) else 1e-4
             with tempfile.TemporaryDirectory() as d:
                 os.chdir(d)
                 try:
-                    difference = _differs(run(name, meshflow), expected[name], tol)
+                    difference = _differs(run(name, meshflow), expected[name], _tolerance(name))
                 except Exception:
                     difference = traceback.format_exc(limit=-3)
             print(name, "ok" if difference is None else "FAIL " + difference[:1500])
