@@ -115,7 +115,7 @@ from . import _ops_surface
 from ._ops_surface import *  # noqa: F401,F403
 from . import _ops_port
 from ._ops_port import *  # noqa: F401,F403
-from . import compiler, _dynamo, jit, ao, quantization, accelerator
+from . import compiler, _dynamo, jit, ao, quantization
 from .ao.quantization import fake_quantize_per_tensor_affine, fake_quantize_per_channel_affine  # noqa: E402
 from . import _ops_port3
 from ._ops_port3 import *  # noqa: F401,F403
@@ -124,7 +124,7 @@ from ._ops_port4 import *  # noqa: F401,F403
 from . import _complex, fft, _stft
 from ._complex import *  # noqa: F401,F403
 from ._stft import stft, istft
-from . import special, distributions, profiler, futures
+from . import special, distributions, profiler, futures, accelerator, serialization
 globals().update(special.TOP_LEVEL)  # torch.igamma, torch.igammac
 from . import _torch_paths  # noqa: E402
 _torch_paths.install(_sys.modules[__name__])  # torch's module paths (torch.nn.modules.loss, ...)
@@ -211,13 +211,13 @@ __all__ += _complex.__all__ + _stft.__all__ + ["complex64", "complex128", "cfloa
 __all__ += _tensor_more.__all__ + _ops_surface.__all__ + _ops_port.__all__ + _ops_port3.__all__ + _ops_port4.__all__
 __all__ += list(linalg.TOP_LEVEL) + list(linalg.FUNCTIONS)
 __all__ += _ops_index.__all__ + _ops_random.__all__ + ["einsum"] + _api.__all__ + _memory.__all__ + ["OutOfMemoryError"] + [
-    "linalg", "cuda", "cpu", "amp", "utils", "profiler", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "jit", "ao", "quantization", "fake_quantize_per_tensor_affine", "fake_quantize_per_channel_affine", "qint8", "quint8", "qint32", "float", "double",
+    "linalg", "cuda", "accelerator", "serialization", "cpu", "amp", "utils", "profiler", "backends", "testing", "special", "random", "func", "vmap", "distributions", "compiler", "jit", "ao", "quantization", "fake_quantize_per_tensor_affine", "fake_quantize_per_channel_affine", "qint8", "quint8", "qint32", "float", "double",
     "int", "long", "FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor", "IntTensor",
     "LongTensor", "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor"]
 
 from . import sparse  # noqa: E402
 sparse._install(_sys.modules[__name__])  # torch.sparse_coo_tensor, Tensor.to_sparse, mm of a sparse operand
-__all__ += ["sparse", "sparse_coo_tensor", "sparse_coo"]
+__all__ += ["sparse", "sparse_coo_tensor", "sparse_coo", "spmm"]
 
 from . import _numpy_names
 _numpy_names.install(globals(), __all__, Tensor)  # torch's `axis=` and `keepdims=` spellings

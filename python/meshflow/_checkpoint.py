@@ -434,15 +434,15 @@ def _load_from_file(f, weights_only=None):
 
 
 def _unpickle_objects(array, weights_only):
-    """The pickled objects of a file save() wrote (a whole module): unpickled, which may run any
-    code the file names, only with weights_only=False, as torch.load's default refuses them."""
+    """The pickled objects of a file save() wrote (a whole module). weights_only=False
+    unpickles them as they are, which may run any code the file names; otherwise, as
+    torch.load's default, only globals that are data or that the program allowed
+    (meshflow.serialization.safe_globals) are taken."""
     import pickle
-    if weights_only is not False:
-        raise pickle.UnpicklingError(
-            "[load] Weights only load failed: the file holds pickled Python objects (a whole module saved with "
-            "save(model)), and unpickling them can run arbitrary code. Pass weights_only=False only if you trust "
-            "the file's source, or save and load model.state_dict() instead")
-    return pickle.loads(array.tobytes())
+    if weights_only is False:
+        return pickle.loads(array.tobytes())
+    from .serialization import weights_only_loads
+    return weights_only_loads(array.tobytes())
 
 
 # A path named as torch.save's files are, holding local tensors only, is one file that the

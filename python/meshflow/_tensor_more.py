@@ -1,7 +1,7 @@
 """Tensor methods and functions that torch spells another way, each an existing op under
 torch's name (issue 37): multiply, divide, subtract, greater, greater_equal, less,
 less_equal, not_equal; Tensor.reshape_as, ravel, unflatten, broadcast_to, bfloat16(), is_cpu,
-is_cuda, is_meta and get_device."""
+is_cuda, is_meta, is_xpu, is_mps and get_device."""
 import builtins
 import math
 
@@ -41,9 +41,8 @@ Tensor.reshape_as = lambda self, other: self.reshape(list(other.shape))
 Tensor.ravel = lambda self: self.reshape([-1])
 Tensor.broadcast_to = lambda self, size: self.expand(*size)
 Tensor.bfloat16 = lambda self: self.to(_dtype.bfloat16)
-Tensor.is_cpu = property(lambda self: _device_type(self) == "cpu")
-Tensor.is_cuda = property(lambda self: _device_type(self) == "cuda")
-Tensor.is_meta = property(lambda self: _device_type(self) == "meta")
+for _type in ("cpu", "cuda", "meta", "xpu", "mps"):  # programs ask for kinds meshflow lacks too: `input.is_xpu`
+    setattr(Tensor, f"is_{_type}", property(lambda self, _type=_type: _device_type(self) == _type))
 # torch's: -1 on the CPU, else the device's index.
 Tensor.get_device = lambda self: -1 if _device_type(self) == "cpu" or self.is_global else (self.device.index or 0)
 

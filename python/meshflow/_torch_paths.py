@@ -48,6 +48,7 @@ _PRIVATE = {
     "_BatchNorm": "nn._modules_conv._BatchNorm", "_ConvNd": "nn._modules_conv._ConvNd",
     "_ConvTransposeNd": "nn._conv_transpose._ConvTransposeNd", "_InstanceNorm": "nn._modules_more._InstanceNorm",
     "_DropoutNd": "nn.Dropout", "_MaxPoolNd": "nn.MaxPool2d",
+    "NonDynamicallyQuantizableLinear": "nn.attention.NonDynamicallyQuantizableLinear",
 }
 
 

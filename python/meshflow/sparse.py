@@ -253,14 +253,17 @@ def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None, re
 
 
 def mm(sparse, dense):
-    """torch.sparse.mm: a 2-D sparse tensor times a dense matrix, a dense matrix; the gradient
-    reaches the sparse tensor's values and the dense matrix."""
+    """torch.sparse.mm: a 2-D sparse tensor times a dense matrix, a dense matrix (times a
+    sparse one, a sparse one); the gradient reaches the sparse tensor's values and the dense
+    matrix."""
     if not isinstance(sparse, SparseTensor):
         from ._ops_matmul import mm as dense_mm
         return dense_mm(sparse, dense)
     if sparse.sparse_dim() != 2 or sparse.dense_dim() != 0:
         raise RuntimeError(f"sparse.mm: expected a 2-D sparse matrix, got sparse_dim {sparse.sparse_dim()} and "
                            f"dense_dim {sparse.dense_dim()}")
+    if isinstance(dense, SparseTensor):  # sparse @ sparse is sparse, as torch's
+        return mm(sparse, dense.to_dense()).to_sparse()
     _local_cpu(dense, "the dense operand")
     vector = dense.ndim == 1
     if vector:
@@ -336,7 +339,10 @@ def _install(mf):
     mm_ = functools.update_wrapper(lambda input, mat2, **kwargs: with_sparse(dense_mm, input, mat2, **kwargs), dense_mm)
     matmul_ = functools.update_wrapper(lambda input, other, **kwargs: with_sparse(dense_matmul, input, other, **kwargs),
                                        dense_matmul)
-    mf.mm, mf.matmul = mm_, matmul_
+    mf.mm, mf.matmul, mf.spmm = mm_, matmul_, mm_  # torch.spmm: mm of a sparse (or dense) first operand
+    dense_operator = _Tensor.__matmul__
+    _Tensor.__matmul__ = functools.update_wrapper(lambda self, other: with_sparse(dense_operator, self, other),
+                                                  dense_operator)  # dense @ sparse
     mf.sparse_coo_tensor, mf.sparse_coo = sparse_coo_tensor, sparse_coo
     _Tensor.to_sparse = _to_sparse
     _Tensor.to_sparse_coo = _to_sparse

@@ -617,6 +617,13 @@ class Module:
     def cpu(self):
         return self.to("cpu")
 
+    def share_memory(self):
+        """Itself, each tensor's share_memory_() called (the Hogwild idiom): meshflow moves
+        tensors between processes by value, so sharing changes nothing (docs/porting.md)."""
+        for t in self._tensors():
+            t.share_memory_()
+        return self
+
     def cuda(self, device=None):
         return self.to("cuda" if device is None else device if isinstance(device, str) else f"cuda:{device}")
 
