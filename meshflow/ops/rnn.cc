@@ -272,13 +272,31 @@ int64_t shares_per_direction(const Scan& s) {
                               : 1;
 }
 
+// Where the batch's `parts` shares begin (and, last, the batch's end): as many row-steps each
+// (a row's steps: its sequence's length). A packed batch's rows come longest first: an equal
+// number of rows each gave the first share the long sequences, most of the work.
+std::vector<int64_t> share_bounds(const Scan& s, int64_t parts) {
+  std::vector<int64_t> length(static_cast<size_t>(s.batch), 0), bounds(static_cast<size_t>(parts + 1), s.batch);
+  for (int64_t size : s.sizes) {
+    for (int64_t b = 0; b < size; ++b) ++length[b];
+  }
+  bounds[0] = 0;
+  int64_t done = 0, part = 1;
+  for (int64_t b = 0; b < s.batch && part < parts; ++b) {
+    done += length[b];
+    while (part < parts && done * parts >= s.rows() * part) bounds[part++] = b + 1;
+  }
+  return bounds;
+}
+
 // f(Share) for each share, one a thread (in turn off the team).
 template <typename T, typename F>
 void for_each_share(const Scan& s, F f) {
   const int64_t parts = shares_per_direction<T>(s), count = s.directions * parts;
+  const std::vector<int64_t> bounds = share_bounds(s, parts);
   kernel::parallel_for(count, shares_on_team<T>(s) && count > 1, [&](int64_t i) {
     const int64_t part = i % parts;
-    f(Share{i, i / parts, s.batch * part / parts, s.batch * (part + 1) / parts});
+    f(Share{i, i / parts, bounds[part], bounds[part + 1]});
   });
 }
 
