@@ -14,8 +14,11 @@ The cases (names say rnn, width, layers, batch, vocabulary, tied, dropout):
     wikitext-2's 33278 words and a 10k one, the medium (650, dropout 0.5) and large (1500,
     tied) flags, 1 and 3 layers, batch 64, GRU;
   cls_*: text classifiers, batch_first nn.LSTM / nn.GRU over embeddings (bidirectional,
-    packed with pack_padded_sequence, proj_size), a linear head on the last states (or on
-    the output's last step, out[:, -1]);
+    packed with pack_padded_sequence, enforce_sorted False, or True on a batch sorted by
+    length: _sorted, proj_size), a linear head on the last states (or on the output's last
+    step, out[:, -1]);
+  tag_*: a tagger, a packed bidirectional nn.LSTM, pad_packed_sequence back to [B, L] and a
+    linear head on every token, cross-entropy over the real tokens (padding ignored);
   cell_*: nn.LSTMCell / nn.GRUCell looped in Python over 35 steps.
 Each library in a process of its own, taking turns for --rounds rounds, best of all
 (bench/thread_runs.py); per case the best of --repeat steps after warmup ones. ratio = the
@@ -61,7 +64,7 @@ def word_lm(nn, rnn="LSTM", width=200, layers=2, vocab=33278, dropout=0.2, tied=
 
 
 def classifier(lib, rnn="LSTM", embed=128, hidden=256, classes=4, vocab=20000, bidirectional=False, packed=False,
-               proj_size=0, last_step=False):
+               proj_size=0, last_step=False, enforce_sorted=False):
     """A text classifier: embedding, a batch_first recurrent layer (packed by the lengths when
     `packed`), a linear head on the last layer's final states (on the output's last step,
     `out[:, -1]`, when `last_step`); forward(tokens [B, L], lengths [B], labels [B]) -> loss."""
@@ -79,7 +82,7 @@ def classifier(lib, rnn="LSTM", embed=128, hidden=256, classes=4, vocab=20000, b
         def forward(self, tokens, lengths, labels):
             x = self.embed(tokens)
             if packed:
-                x = nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+                x = nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=enforce_sorted)
             out, state = self.rnn(x)
             h = state[0] if isinstance(state, tuple) else state
             if last_step:
@@ -89,6 +92,27 @@ def classifier(lib, rnn="LSTM", embed=128, hidden=256, classes=4, vocab=20000, b
             return nn.functional.cross_entropy(self.head(last), labels)
 
     return Classifier()
+
+
+def tagger(lib, embed=128, hidden=256, tags=17, vocab=20000):
+    """A sequence tagger: embedding, a packed batch_first bidirectional nn.LSTM, its output
+    padded back to [B, L] (pad_packed_sequence), a linear head on every token;
+    forward(tokens [B, L], lengths [B], labels [B, L], -100 past a sequence's end) -> loss."""
+    nn = lib.nn
+
+    class Tagger(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, embed)
+            self.rnn = nn.LSTM(embed, hidden, batch_first=True, bidirectional=True)
+            self.head = nn.Linear(2 * hidden, tags)
+
+        def forward(self, tokens, lengths, labels):
+            x = nn.utils.rnn.pack_padded_sequence(self.embed(tokens), lengths, batch_first=True, enforce_sorted=False)
+            out, _ = nn.utils.rnn.pad_packed_sequence(self.rnn(x)[0], batch_first=True, total_length=tokens.shape[1])
+            return nn.functional.cross_entropy(self.head(out).reshape(-1, tags), labels.reshape(-1), ignore_index=-100)
+
+    return Tagger()
 
 
 def cell_loop(lib, rnn="LSTMCell", width=200, vocab=10000):
@@ -120,9 +144,17 @@ def lm_inputs(rng, batch, vocab):
     return tokens, rng.integers(0, vocab, BPTT * batch)
 
 
-def cls_inputs(rng, batch=64, length=50, vocab=20000):
+def cls_inputs(rng, batch=64, length=50, vocab=20000, sort=False):
     lengths = rng.integers(length // 4, length + 1, batch)
+    if sort:
+        lengths = np.sort(lengths)[::-1].copy()
     return rng.integers(0, vocab, (batch, length)), lengths, rng.integers(0, 4, batch)
+
+
+def tag_inputs(rng, batch=64, length=50, vocab=20000, tags=17):
+    lengths = rng.integers(length // 4, length + 1, batch)
+    labels = np.where(np.arange(length)[None, :] < lengths[:, None], rng.integers(0, tags, (batch, length)), -100)
+    return rng.integers(0, vocab, (batch, length)), lengths, labels
 
 
 def cases():
@@ -133,7 +165,7 @@ def cases():
         return lambda lib: word_lm(lib.nn, vocab=vocab, **kw), lm_inputs(rng, batch, vocab), 0.25
 
     def cls(**kw):
-        return lambda lib: classifier(lib, **kw), cls_inputs(rng), 5.0
+        return lambda lib: classifier(lib, **kw), cls_inputs(rng, sort=kw.get("enforce_sorted", False)), 5.0
 
     return {
         "wlm_200_2l_b20_wiki": lm(20, wiki),
@@ -155,6 +187,11 @@ def cases():
         "cls_lstm_last_step": cls(last_step=True),
         "cell_lstm": (lambda lib: cell_loop(lib), lm_inputs(rng, 32, 10000), 0.25),
         "cell_gru": (lambda lib: cell_loop(lib, "GRUCell"), lm_inputs(rng, 32, 10000), 0.25),
+        # Drawn last, so that the cases above keep their inputs.
+        "cls_lstm_packed": cls(packed=True),
+        "cls_lstm_packed_sorted": cls(packed=True, enforce_sorted=True),
+        "cls_gru_packed": cls(rnn="GRU", packed=True),
+        "tag_bi_lstm_packed": (lambda lib: tagger(lib), tag_inputs(rng), 5.0),
     }
 
 

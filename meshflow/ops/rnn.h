@@ -33,8 +33,10 @@ enum Mode : int64_t { kRnnTanh = 0, kRnnRelu = 1, kLstm = 2, kGru = 3 };
 // sizes[t] rows: time-major, step t's rows start at offsets[t]; batch_first (x [B, T, G H]),
 // batch row b's steps are rows b T to b T + T - 1, a step's rows T apart. hidden is the
 // cell's width H, proj the projected state's P (LSTM's proj_size; 0: none, the state h of H).
+// directions 2 (bidirectional): direction 0 runs the steps first to last, direction 1 last to
+// first, in one call; each row of a sequence holds direction 0's values, then direction 1's.
 struct Scan {
-  int64_t mode = kLstm, hidden = 0, proj = 0, batch = 0;
+  int64_t mode = kLstm, hidden = 0, proj = 0, batch = 0, directions = 1;
   bool reverse = false, has_bias = false, batch_first = false;
   std::vector<int64_t> sizes, offsets;
   int64_t steps() const { return static_cast<int64_t>(sizes.size()); }
@@ -44,10 +46,13 @@ struct Scan {
   // The row of step t's batch row b, and how far apart a step's rows are.
   int64_t row(int64_t t, int64_t b) const { return batch_first ? b * steps() + t : offsets[t] + b; }
   int64_t row_stride() const { return batch_first ? steps() : 1; }
-  // The k-th step run (the last first in reverse).
-  int64_t step(int64_t k) const { return reverse ? steps() - 1 - k : k; }
-  // The row holding batch row b's state before step t, or -1 where it is the initial state.
-  int64_t prev_row(int64_t t, int64_t b) const;
+  // Whether direction d runs the steps last to first.
+  bool reversed(int64_t d) const { return reverse || d == 1; }
+  // The k-th step direction d runs.
+  int64_t step(int64_t k, int64_t d = 0) const { return reversed(d) ? steps() - 1 - k : k; }
+  // The row holding batch row b's state before direction d's step t, or -1 where it is the
+  // initial state.
+  int64_t prev_row(int64_t t, int64_t b, int64_t d = 0) const;
 };
 
 bool flag(const Attrs& attrs, const char* key);
@@ -55,8 +60,8 @@ bool flag(const Attrs& attrs, const char* key);
 int64_t mode_of(const std::string& op, const Attrs& attrs);
 
 // The scan of a call with input (or, for the backward, its gradient's) shape x, `hidden` and
-// `proj` (0: none), from attributes mode, reverse, has_bias, has_proj, batch_first and
-// batch_sizes; bad ones raise "[op] ...".
+// `proj` (0: none), from attributes mode, reverse, bidirectional, has_bias, has_proj,
+// batch_first and batch_sizes; bad ones raise "[op] ...".
 Scan scan_of(const std::string& op, const Attrs& attrs, const Shape& x, int64_t hidden, int64_t proj = 0);
 
 MF_HOST_DEVICE inline int64_t gates(int64_t mode) { return mode == kLstm ? 4 : mode == kGru ? 3 : 1; }

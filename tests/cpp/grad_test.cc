@@ -420,18 +420,28 @@ std::vector<GradCall> rnn_calls() {
     for (int64_t proj : mode == 2 ? Ints{0, 2} : Ints{0}) {
       const int64_t state = proj ? proj : hidden;
       for (const std::string layout : {"time-major", "packed", "batch-first"}) {
-        const bool packed = layout == "packed", batch_first = layout == "batch-first";
-        const Shape x = packed ? Shape{9, gh} : batch_first ? Shape{batch, steps, gh} : Shape{steps, batch, gh};
-        std::vector<Tensor> in{uniform(x, -1, 1, 1), uniform({batch, state}, -1, 1, 2)};
-        if (mode == 2) in.push_back(uniform({batch, hidden}, -1, 1, 3));
-        in.push_back(uniform({gh, state}, -0.8, 0.8, 4));
-        if (!packed) in.push_back(uniform({gh}, -0.5, 0.5, 5));
-        if (proj) in.push_back(uniform({proj, hidden}, -0.8, 0.8, 6));
-        Attrs attrs{{"mode", mode}, {"reverse", packed == (mode % 2 == 0)}, {"has_bias", !packed}};
-        if (proj) attrs.set("has_proj", true);
-        if (packed) attrs.set("batch_sizes", Ints{4, 3, 2});
-        if (batch_first) attrs.set("batch_first", true);
-        calls.push_back({"rnn_scan", in, attrs});
+        // Bidirectional: both directions' values in each sequence row, their weights stacked.
+        for (const int64_t dirs : {1, 2}) {
+          const bool packed = layout == "packed", batch_first = layout == "batch-first";
+          const int64_t dgh = dirs * gh;
+          const Shape x = packed ? Shape{9, dgh} : batch_first ? Shape{batch, steps, dgh} : Shape{steps, batch, dgh};
+          const auto state_of = [&](int64_t width) { return dirs == 1 ? Shape{batch, width} : Shape{2, batch, width}; };
+          std::vector<Tensor> in{uniform(x, -1, 1, 1), uniform(state_of(state), -1, 1, 2)};
+          if (mode == 2) in.push_back(uniform(state_of(hidden), -1, 1, 3));
+          in.push_back(uniform({dgh, state}, -0.8, 0.8, 4));
+          if (!packed) in.push_back(uniform({dgh}, -0.5, 0.5, 5));
+          if (proj) in.push_back(uniform({dirs * proj, hidden}, -0.8, 0.8, 6));
+          Attrs attrs{{"mode", mode}, {"has_bias", !packed}};
+          if (dirs == 2) {
+            attrs.set("bidirectional", true);
+          } else {
+            attrs.set("reverse", packed == (mode % 2 == 0));
+          }
+          if (proj) attrs.set("has_proj", true);
+          if (packed) attrs.set("batch_sizes", Ints{4, 3, 2});
+          if (batch_first) attrs.set("batch_first", true);
+          calls.push_back({"rnn_scan", in, attrs});
+        }
       }
     }
   }

@@ -132,11 +132,12 @@ def test_packed_equals_the_composition(mode, proj, sorted_lengths):
         np.testing.assert_allclose(g, r, rtol=1e-9, atol=1e-11)
 
 
-@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("threads", [1, 2, 3, 4])
 @pytest.mark.parametrize("mode, proj", [("LSTM", 0), ("GRU", 0), ("LSTM", 2)])
 def test_batch_shared_by_threads_equals_the_composition(mode, proj, threads):
-    """float32 splits the batch between the team's threads for the whole scan: an odd batch,
-    a packed sequence whose shorter rows leave a thread's share empty first, every gradient."""
+    """float32 runs the two directions and splits the batch between the team's threads for
+    the whole scan (4 threads: 2 shares a direction): an odd batch, a packed sequence whose
+    shorter rows leave a thread's share empty first, every gradient."""
     previous = mf.get_num_threads()
     mf.set_num_threads(threads)
     try:
@@ -308,6 +309,13 @@ def test_op_errors_name_the_op():
         apply("rnn_scan", [x, h, h, w[:, :1], mf.zeros(1, 2)], {"mode": 2, "has_proj": True})
     with pytest.raises(ValueError, match=r"\[rnn_scan\] has_proj with mode 3"):
         apply("rnn_scan", [mf.zeros(4, 2, 6), h, mf.zeros(6, 1), mf.zeros(1, 2)], {"mode": 3, "has_proj": True})
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] reverse with bidirectional"):
+        apply("rnn_scan", [mf.zeros(4, 2, 16), mf.zeros(2, 2, 2), mf.zeros(2, 2, 2), mf.zeros(16, 2)],
+              {"mode": 2, "reverse": True, "bidirectional": True})
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] h0 is \[2, 2\]; expected \[2, batch, hidden\]"):
+        apply("rnn_scan", [mf.zeros(4, 2, 16), h, h, mf.zeros(16, 2)], {"mode": 2, "bidirectional": True})
+    with pytest.raises(ValueError, match=r"\[rnn_scan\] the input projection's last dim is 8; expected 16"):
+        apply("rnn_scan", [x, mf.zeros(2, 2, 2), mf.zeros(2, 2, 2), mf.zeros(16, 2)], {"mode": 2, "bidirectional": True})
 
 
 def test_double_backward_is_refused_clearly():

@@ -3,6 +3,7 @@ pad_packed_sequence, pack_sequence, pad_sequence and their inverses unpad_sequen
 unpack_sequence. nn.RNN, nn.LSTM and nn.GRU accept a
 PackedSequence and return one."""
 from collections import namedtuple
+from itertools import accumulate
 
 from ..._ops_creation import full
 from ..._ops_shape import cat, stack
@@ -102,6 +103,8 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     if len(lengths) != input.shape[batch_dim]:
         raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got {len(lengths)} "
                            f"(batch_size={input.shape[batch_dim]})")
+    device = None if input.is_global else input.device
+    order = list(range(len(lengths)))
     if enforce_sorted:
         if any(a < b for a, b in zip(lengths, lengths[1:])):
             raise RuntimeError("`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
@@ -109,20 +112,22 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
                                "to sidestep this requirement if you do not need ONNX exportability.")
         sorted_indices = None
     else:
-        order = sorted(range(len(lengths)), key=lambda b: -lengths[b])
+        order.sort(key=lambda b: -lengths[b])
         lengths = [lengths[b] for b in order]
-        sorted_indices = tensor(order, dtype="int64", device=None if input.is_global else input.device)
-        input = input.index_select(batch_dim, sorted_indices)
+        sorted_indices = tensor(order, dtype="int64", device=device)
+    steps, batch = input.shape[1 - batch_dim], input.shape[batch_dim]
     if lengths and lengths[-1] <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an element in 'lengths' "
                            "that is <= 0")
-    if lengths and lengths[0] > input.shape[1 - batch_dim]:
-        raise RuntimeError(f"pack_padded_sequence: a length of {lengths[0]} exceeds the {input.shape[1 - batch_dim]} "
+    if lengths and lengths[0] > steps:
+        raise RuntimeError(f"pack_padded_sequence: a length of {lengths[0]} exceeds the {steps} "
                            "steps of the padded input")
-    if batch_first:
-        input = input.transpose(0, 1)
     batch_sizes = [sum(1 for n in lengths if n > t) for t in range(lengths[0] if lengths else 0)]
-    data = cat([input[t, :size] for t, size in enumerate(batch_sizes)], 0)
+    # One gather of the steps' rows from the padded batch's ([T B, *], or [B T, *]), as torch's
+    # one op: a slice per step made an op and a gradient each.
+    rows = [b * steps + t if batch_first else t * batch + b for t, size in enumerate(batch_sizes) for b in order[:size]]
+    data = input.reshape((steps * batch,) + tuple(input.shape[2:])).index_select(
+        0, tensor(rows, dtype="int64", device=device))
     return PackedSequence(data, tensor(batch_sizes, dtype="int64"), sorted_indices, None)
 
 
@@ -137,23 +142,22 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
                              f"but got total_length={total_length} and max sequence length being {steps}")
         steps = total_length
     trailing = tuple(data.shape[1:])
-
-    def padding(rows):
-        pad = full((rows,) + trailing, padding_value, dtype=data.dtype)
-        return _in_layout_of(pad, data) if data.is_global else pad.to(data.device)
-
-    rows, offset = [], 0
-    for size in batch_sizes:
-        step = data[offset:offset + size]
-        rows.append(step if size == batch else cat([step, padding(batch - size)], 0))
-        offset += size
-    rows += [padding(batch)] * (steps - len(batch_sizes))
-    padded = stack(rows, 0)
-    lengths = [sum(1 for size in batch_sizes if size > b) for b in range(batch)]
-    if sequence.unsorted_indices is not None:
-        padded = padded.index_select(1, sequence.unsorted_indices)
-        lengths = [lengths[b] for b in sequence.unsorted_indices.tolist()]
-    return (padded.transpose(0, 1) if batch_first else padded), tensor(lengths, dtype="int64")
+    pad = full((1,) + trailing, padding_value, dtype=data.dtype)
+    pad = _in_layout_of(pad, data) if data.is_global else pad.to(data.device)
+    # One gather from the rows and a padding row after them (row N), as torch's one op: the
+    # padded position (t, b) is row offsets[t] + b's position in the sorted batch where b's
+    # sequence has a step t.
+    positions = list(range(batch)) if sequence.unsorted_indices is None else sequence.unsorted_indices.tolist()
+    offsets = [0] + list(accumulate(batch_sizes))
+    order = [(b, t) for b in range(batch) for t in range(steps)] if batch_first else \
+        [(b, t) for t in range(steps) for b in range(batch)]
+    rows = [offsets[t] + positions[b] if t < len(batch_sizes) and positions[b] < batch_sizes[t] else offsets[-1]
+            for b, t in order]
+    index = tensor(rows, dtype="int64", device=None if data.is_global else data.device)
+    padded = cat([data, pad], 0).index_select(0, index)
+    padded = padded.reshape(((batch, steps) if batch_first else (steps, batch)) + trailing)
+    lengths = [sum(1 for size in batch_sizes if size > positions[b]) for b in range(batch)]
+    return padded, tensor(lengths, dtype="int64")
 
 
 def pack_sequence(sequences, enforce_sorted=True):
