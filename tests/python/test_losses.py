@@ -223,7 +223,7 @@ def test_legacy_size_average_and_reduce_read_as_torch(size_average, reduce, expe
         with pytest.warns(UserWarning, match=f"reduction='{expected}'"):
             nn.MSELoss(**legacy)
     loss = nn.CrossEntropyLoss(None, None, 1)  # torch's positions: weight, size_average, ignore_index
-    assert loss._kwargs["ignore_index"] == 1
+    assert loss.ignore_index == 1 and loss.weight is None
 
 
 def test_softmax_takes_torch_s_dtype_and_implicit_dim():
