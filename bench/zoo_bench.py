@@ -29,11 +29,20 @@ stochastic depth); PyTorch's translation tutorial on a sequence-first nn.Transfo
 a DeepFM click-through model (one Embedding over all fields, an EmbeddingBag mean, the FM's
 pairwise term, BatchNorm1d); a QuartzNet-style keyword spotter (time-channel separable
 Conv1d); and PyTorch's examples/vae on MNIST-sized vectors.
+And models users commonly train that neither bench had: a DDPM noise-prediction U-Net
+(sinusoidal time embedding, GroupNorm and SiLU residual blocks with the time added,
+self-attention by bmm at the lowest resolution, MSE on the noise); a T5 encoder-decoder
+(relative position bias buckets, the RMS T5LayerNorm, gated-GELU feed-forwards); a masked
+autoencoder (random masking by argsort and gather, the encoder on the visible patches, a light
+decoder); a GAT (per-edge attention, the softmax over each node's edges by scatter_reduce amax
+and index_add_); a NeRF (sin/cos encodings, a skip concat, volume rendering by cumprod); a
+PixelCNN (convolutions masked by a weight mask); BYOL (two views, a predictor, stop-gradient,
+an EMA target); and a ResNet-50-style net of bottleneck blocks narrowed for 32x32 images.
 """
 import numpy as np
 
 from layers_bench import VOCAB
-from models_bench import Model, main, padded, with_loss
+from models_bench import Model, graph_inputs, main, padded, with_loss
 
 
 def tcn(lib, channels=(32,) * 6, kernel=5, length=256, classes=10, dropout=0.05):
@@ -705,6 +714,519 @@ def mlp_vae(lib, hidden=400, latent=20):
     return Vae()
 
 
+def ddpm_unet(lib, width=32, mults=(1, 2, 2), steps=1000, groups=8, dropout=0.1):
+    """A DDPM noise-prediction U-Net (Ho et al., as their PyTorch ports write it) on 32x32
+    images: the noised image x_t = sqrt(alpha_bar_t) x_0 + sqrt(1 - alpha_bar_t) noise under a
+    linear beta schedule; a sinusoidal time embedding through Linear, SiLU, Linear; residual
+    blocks of GroupNorm, SiLU and 3x3 convs with the time embedding's projection added between
+    them; self-attention (1x1 convs to q, k, v, softmax of q^T k by bmm) at the lowest
+    resolution; strided convs down, nearest upsampling and a conv up, skips by cat; the MSE
+    between the predicted and the true noise."""
+    nn = lib.nn
+    F = nn.functional
+    import math
+    temb_dim = 4 * width
+
+    class ResBlock(nn.Module):
+        def __init__(self, cin, cout):
+            super().__init__()
+            self.norm1, self.conv1 = nn.GroupNorm(groups, cin), nn.Conv2d(cin, cout, 3, padding=1)
+            self.temb = nn.Linear(temb_dim, cout)
+            self.norm2, self.drop = nn.GroupNorm(groups, cout), nn.Dropout(dropout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, padding=1)
+            self.skip = nn.Conv2d(cin, cout, 1) if cin != cout else nn.Identity()
+
+        def forward(self, x, temb):
+            h = self.conv1(F.silu(self.norm1(x)))
+            h = h + self.temb(F.silu(temb))[:, :, None, None]
+            h = self.conv2(self.drop(F.silu(self.norm2(h))))
+            return self.skip(x) + h
+
+    class Attention(nn.Module):
+        def __init__(self, channels):
+            super().__init__()
+            self.norm = nn.GroupNorm(groups, channels)
+            self.q, self.k, self.v, self.out = (nn.Conv2d(channels, channels, 1) for _ in range(4))
+
+        def forward(self, x):
+            b, c, h, w = x.shape
+            y = self.norm(x)
+            q = self.q(y).reshape(b, c, h * w).permute(0, 2, 1)
+            k = self.k(y).reshape(b, c, h * w)
+            weights = F.softmax(lib.bmm(q, k) * c ** -0.5, dim=2)
+            v = self.v(y).reshape(b, c, h * w)
+            y = lib.bmm(v, weights.permute(0, 2, 1)).reshape(b, c, h, w)
+            return x + self.out(y)
+
+    class UNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            betas = lib.linspace(1e-4, 0.02, steps)
+            self.register_buffer("alpha_bar", lib.cumprod(1 - betas, dim=0))
+            self.temb = nn.Sequential(nn.Linear(width, temb_dim), nn.SiLU(), nn.Linear(temb_dim, temb_dim))
+            self.stem = nn.Conv2d(3, width, 3, padding=1)
+            widths = [width * m for m in mults]
+            self.down, self.downsample, cin, skips = nn.ModuleList(), nn.ModuleList(), width, [width]
+            for i, w in enumerate(widths):
+                self.down.append(ResBlock(cin, w))
+                cin = w
+                skips.append(w)
+                if i + 1 < len(widths):
+                    self.downsample.append(nn.Conv2d(w, w, 3, stride=2, padding=1))
+                    skips.append(w)
+            self.mid1, self.mid_attn, self.mid2 = ResBlock(cin, cin), Attention(cin), ResBlock(cin, cin)
+            self.up, self.upsample = nn.ModuleList(), nn.ModuleList()
+            for i, w in reversed(list(enumerate(widths))):
+                for _ in range(2):
+                    self.up.append(ResBlock(cin + skips.pop(), w))
+                    cin = w
+                if i:
+                    self.upsample.append(nn.Conv2d(w, w, 3, padding=1))
+            self.norm, self.out = nn.GroupNorm(groups, width), nn.Conv2d(width, 3, 3, padding=1)
+
+        def embed_time(self, t):
+            half = width // 2
+            freqs = lib.exp(-math.log(10000) * lib.arange(half).float() / half)
+            args = t.float()[:, None] * freqs[None]
+            return self.temb(lib.cat([lib.sin(args), lib.cos(args)], dim=1))
+
+        def forward(self, x0, t, noise):
+            a = self.alpha_bar[t][:, None, None, None]
+            x = a.sqrt() * x0 + (1 - a).sqrt() * noise
+            temb = self.embed_time(t)
+            hs = [self.stem(x)]
+            for i, block in enumerate(self.down):
+                hs.append(block(hs[-1], temb))
+                if i < len(self.downsample):
+                    hs.append(self.downsample[i](hs[-1]))
+            h = self.mid2(self.mid_attn(self.mid1(hs[-1], temb)), temb)
+            ups = iter(self.upsample)
+            for i, block in enumerate(self.up):
+                h = block(lib.cat([h, hs.pop()], dim=1), temb)
+                if i % 2 == 1 and i // 2 < len(self.upsample):
+                    h = next(ups)(F.interpolate(h, scale_factor=2.0, mode="nearest"))
+            return F.mse_loss(self.out(F.silu(self.norm(h))), noise)
+
+    return UNet()
+
+
+def t5(lib, vocab=VOCAB, dim=128, heads=4, depth=2, hidden=256, buckets=32, max_distance=128, pad=0):
+    """A T5 v1.1-style encoder-decoder as Hugging Face's modeling_t5 writes it: T5LayerNorm (an
+    RMS norm, no bias, no mean), attention without the 1/sqrt(d) scale plus a relative position
+    bias (the relative positions' log-spaced buckets, bidirectional in the encoder and causal in
+    the decoder, computed each forward, an Embedding per stack in its first layer, shared by the
+    others), padding and causal masks added as large negatives, gated-GELU feed-forwards
+    (gelu tanh of wi_0 times wi_1), dropout, an untied LM head on the decoder's output scaled
+    by dim^-0.5, cross-entropy ignoring -100."""
+    nn = lib.nn
+    F = nn.functional
+    import math
+    inner = dim // heads
+
+    class T5LayerNorm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = nn.Parameter(lib.ones(dim))
+
+        def forward(self, x):
+            return self.weight * (x * lib.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6))
+
+    def bucket(relative, bidirectional):
+        n, out = buckets, 0
+        if bidirectional:
+            n //= 2
+            out = (relative > 0).long() * n
+            relative = lib.abs(relative)
+        else:
+            relative = -lib.min(relative, lib.zeros_like(relative))
+        exact = n // 2
+        large = exact + (lib.log(relative.float().clamp(min=1) / exact) / math.log(max_distance / exact)
+                         * (n - exact)).long()
+        large = lib.min(large, lib.full_like(large, n - 1))
+        return out + lib.where(relative < exact, relative, large)
+
+    class Attention(nn.Module):
+        def __init__(self, bias=False, bidirectional=True):
+            super().__init__()
+            self.q, self.k, self.v, self.o = (nn.Linear(dim, dim, bias=False) for _ in range(4))
+            self.bias = nn.Embedding(buckets, heads) if bias else None
+            self.bidirectional = bidirectional
+
+        def position_bias(self, queries, keys):
+            relative = lib.arange(keys)[None, :] - lib.arange(queries)[:, None]
+            return self.bias(bucket(relative, self.bidirectional)).permute(2, 0, 1).unsqueeze(0)
+
+        def forward(self, x, memory, bias):
+            b, n, _ = x.shape
+            q = self.q(x).view(b, n, heads, inner).transpose(1, 2)
+            k = self.k(memory).view(b, -1, heads, inner).transpose(1, 2)
+            v = self.v(memory).view(b, -1, heads, inner).transpose(1, 2)
+            scores = q @ k.transpose(2, 3) + bias
+            weights = F.dropout(F.softmax(scores.float(), dim=-1).type_as(scores), 0.1, self.training)
+            return self.o((weights @ v).transpose(1, 2).reshape(b, n, dim))
+
+    class FeedForward(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.wi_0, self.wi_1 = nn.Linear(dim, hidden, bias=False), nn.Linear(dim, hidden, bias=False)
+            self.wo, self.drop = nn.Linear(hidden, dim, bias=False), nn.Dropout(0.1)
+
+        def forward(self, x):
+            return self.wo(self.drop(F.gelu(self.wi_0(x), approximate="tanh") * self.wi_1(x)))
+
+    class Layer(nn.Module):
+        def __init__(self, decoder, first):
+            super().__init__()
+            self.norm1, self.attn = T5LayerNorm(), Attention(first, not decoder)
+            self.norm2, self.cross = (T5LayerNorm(), Attention()) if decoder else (None, None)
+            self.norm3, self.ff, self.drop = T5LayerNorm(), FeedForward(), nn.Dropout(0.1)
+
+        def forward(self, x, bias, memory=None, memory_bias=None):
+            y = self.norm1(x)
+            x = x + self.drop(self.attn(y, y, bias))
+            if self.cross is not None:
+                x = x + self.drop(self.cross(self.norm2(x), memory, memory_bias))
+            return x + self.drop(self.ff(self.norm3(x)))
+
+    class Stack(nn.Module):
+        def __init__(self, decoder):
+            super().__init__()
+            self.layers = nn.ModuleList([Layer(decoder, i == 0) for i in range(depth)])
+            self.norm, self.drop = T5LayerNorm(), nn.Dropout(0.1)
+
+        def forward(self, x, mask, memory=None, memory_bias=None):
+            bias = self.layers[0].attn.position_bias(x.shape[1], x.shape[1]) + mask
+            x = self.drop(x)
+            for layer in self.layers:
+                x = layer(x, bias, memory, memory_bias)
+            return self.drop(self.norm(x))
+
+    class T5(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.shared = nn.Embedding(vocab, dim)
+            self.encoder, self.decoder = Stack(False), Stack(True)
+            self.lm_head = nn.Linear(dim, vocab, bias=False)
+
+        def forward(self, src, tgt):
+            negative = -1e9
+            src_mask = (src == pad)[:, None, None, :].float() * negative
+            inputs, labels = tgt[:, :-1], tgt[:, 1:].masked_fill(tgt[:, 1:] == pad, -100)
+            n = inputs.shape[1]
+            causal = lib.triu(lib.ones(n, n), diagonal=1)[None, None] * negative
+            memory = self.encoder(self.shared(src), src_mask)
+            x = self.decoder(self.shared(inputs), causal, memory, src_mask)
+            logits = self.lm_head(x * dim ** -0.5)
+            return F.cross_entropy(logits.reshape(-1, vocab), labels.reshape(-1), ignore_index=-100)
+
+    return T5()
+
+
+def mae(lib, image=32, patch=4, dim=128, depth=4, heads=4, decoder_dim=64, decoder_depth=1, ratio=0.75):
+    """A masked autoencoder (He et al., facebookresearch/mae's code): patches by a strided conv
+    plus positions, a class token; random masking per sample by argsort of noise (the noise an
+    input, as torch.rand in the step), the visible patches kept by gather, the restoring order
+    by a second argsort; timm-style pre-norm blocks (one qkv Linear,
+    F.scaled_dot_product_attention) on the visible patches; a light decoder (a Linear down,
+    mask tokens appended, unshuffled by gather, its own positions and block); the loss the
+    MSE to the per-patch-normalized pixels (patchified by reshape and einsum) over the masked
+    patches only."""
+    nn = lib.nn
+    F = nn.functional
+    count = (image // patch) ** 2
+
+    class Block(nn.Module):
+        def __init__(self, width, heads):
+            super().__init__()
+            self.heads = heads
+            self.norm1, self.qkv, self.proj = nn.LayerNorm(width), nn.Linear(width, 3 * width), nn.Linear(width, width)
+            self.norm2 = nn.LayerNorm(width)
+            self.mlp = nn.Sequential(nn.Linear(width, 4 * width), nn.GELU(), nn.Linear(4 * width, width))
+
+        def forward(self, x):
+            b, n, c = x.shape
+            q, k, v = self.qkv(self.norm1(x)).reshape(b, n, 3, self.heads, c // self.heads).permute(2, 0, 3, 1, 4)
+            x = x + self.proj(F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(b, n, c))
+            return x + self.mlp(self.norm2(x))
+
+    class Mae(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.patches = nn.Conv2d(3, dim, patch, stride=patch)
+            self.cls = nn.Parameter(lib.randn(1, 1, dim) * 0.02)
+            self.pos = nn.Parameter(lib.randn(1, count + 1, dim) * 0.02)
+            self.blocks = nn.ModuleList([Block(dim, heads) for _ in range(depth)])
+            self.norm = nn.LayerNorm(dim)
+            self.decoder_embed = nn.Linear(dim, decoder_dim)
+            self.mask_token = nn.Parameter(lib.randn(1, 1, decoder_dim) * 0.02)
+            self.decoder_pos = nn.Parameter(lib.randn(1, count + 1, decoder_dim) * 0.02)
+            self.decoder_blocks = nn.ModuleList([Block(decoder_dim, heads) for _ in range(decoder_depth)])
+            self.decoder_norm, self.decoder_pred = nn.LayerNorm(decoder_dim), nn.Linear(decoder_dim, patch * patch * 3)
+
+        def patchify(self, images):
+            b, h = images.shape[0], image // patch
+            x = images.reshape(b, 3, h, patch, h, patch)
+            return lib.einsum("nchpwq->nhwpqc", x).reshape(b, count, patch * patch * 3)
+
+        def forward(self, images, noise):
+            x = self.patches(images).flatten(2).transpose(1, 2) + self.pos[:, 1:]
+            b, n, c = x.shape
+            keep = int(n * (1 - ratio))
+            shuffle = lib.argsort(noise, dim=1)
+            restore = lib.argsort(shuffle, dim=1)
+            x = lib.gather(x, 1, shuffle[:, :keep].unsqueeze(-1).repeat(1, 1, c))
+            mask = lib.ones(b, n)
+            mask[:, :keep] = 0
+            mask = lib.gather(mask, 1, restore)
+            x = lib.cat([(self.cls + self.pos[:, :1]).expand(b, -1, -1), x], dim=1)
+            for block in self.blocks:
+                x = block(x)
+            x = self.decoder_embed(self.norm(x))
+            tokens = lib.cat([x[:, 1:], self.mask_token.repeat(b, n + 1 - x.shape[1], 1)], dim=1)
+            tokens = lib.gather(tokens, 1, restore.unsqueeze(-1).repeat(1, 1, x.shape[2]))
+            x = lib.cat([x[:, :1], tokens], dim=1) + self.decoder_pos
+            for block in self.decoder_blocks:
+                x = block(x)
+            pred = self.decoder_pred(self.decoder_norm(x))[:, 1:]
+            target = self.patchify(images)
+            mean, var = target.mean(dim=-1, keepdim=True), target.var(dim=-1, keepdim=True)
+            target = (target - mean) / (var + 1e-6) ** 0.5
+            loss = ((pred - target) ** 2).mean(dim=-1)
+            return (loss * mask).sum() / mask.sum()
+
+    return Mae()
+
+
+def gat(lib, features=64, hidden=8, heads=8, classes=8, slope=0.2, dropout=0.6):
+    """A graph attention network (Velickovic et al.) on models_bench.py's random graph, as users
+    write it without a graph library: per layer a Linear to heads x hidden, each head's
+    attention logits of an edge the sum of its ends' scores (index_select), LeakyReLU, the
+    softmax over each node's incoming edges (the maximum by scatter_reduce amax, exp, the sums
+    by index_add_), dropout on the coefficients, the messages weighted and summed at the
+    targets by index_add_; ELU between layers, the heads concatenated (averaged in the last),
+    cross-entropy over the training nodes."""
+    nn = lib.nn
+    F = nn.functional
+
+    class GatLayer(nn.Module):
+        def __init__(self, cin, cout, heads, concat):
+            super().__init__()
+            self.heads, self.cout, self.concat = heads, cout, concat
+            self.linear = nn.Linear(cin, heads * cout, bias=False)
+            self.att_src = nn.Parameter(lib.randn(1, heads, cout) * 0.1)
+            self.att_dst = nn.Parameter(lib.randn(1, heads, cout) * 0.1)
+            self.bias = nn.Parameter(lib.zeros(heads * cout if concat else cout))
+
+        def forward(self, x, source, target):
+            n = x.shape[0]
+            h = self.linear(F.dropout(x, dropout, self.training)).view(n, self.heads, self.cout)
+            score_src, score_dst = (h * self.att_src).sum(-1), (h * self.att_dst).sum(-1)  # [nodes, heads]
+            e = F.leaky_relu(score_src.index_select(0, source) + score_dst.index_select(0, target), slope)
+            index = target.unsqueeze(1).expand(-1, self.heads)
+            top = lib.zeros(n, self.heads).scatter_reduce(0, index, e, reduce="amax", include_self=False)
+            e = (e - top.index_select(0, target)).exp()
+            total = lib.zeros(n, self.heads).index_add_(0, target, e)
+            alpha = F.dropout(e / (total.index_select(0, target) + 1e-16), dropout, self.training)
+            out = lib.zeros_like(h).index_add_(0, target, h.index_select(0, source) * alpha.unsqueeze(-1))
+            out = out.reshape(n, -1) if self.concat else out.mean(dim=1)
+            return out + self.bias
+
+    class Gat(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = GatLayer(features, hidden, heads, True)
+            self.conv2 = GatLayer(hidden * heads, classes, 1, False)
+
+        def forward(self, x, edges, labels, train):
+            loops = lib.arange(x.shape[0])
+            source, target = lib.cat([edges[0], loops]), lib.cat([edges[1], loops])
+            x = self.conv2(F.dropout(F.elu(self.conv1(x, source, target)), dropout, self.training), source, target)
+            return F.cross_entropy(x[train], labels[train])
+
+    return Gat()
+
+
+def nerf(lib, width=128, depth=8, skip=4, position_freqs=10, direction_freqs=4, near=2.0, far=6.0):
+    """A NeRF (Mildenhall et al., as nerf-pytorch writes it) rendering rays: points sampled
+    evenly along each ray (with a jitter, an input), sin/cos positional encodings of the
+    points (10 frequencies) and view directions (4); an MLP of `depth` ReLU Linears with the
+    encoded point concatenated back at layer `skip`, a density head, a feature Linear and,
+    with the encoded direction, a colour head (sigmoid); volume rendering (alpha from
+    density and spacing, transmittance by an exclusive cumprod, weights, the colour's
+    weighted sum); the MSE to the rays' true colours."""
+    nn = lib.nn
+    F = nn.functional
+
+    def encode(x, freqs):
+        scales = 2.0 ** lib.arange(freqs).float()
+        angles = (x[..., None] * scales).flatten(-2)
+        return lib.cat([x, lib.sin(angles), lib.cos(angles)], dim=-1)
+
+    class Nerf(nn.Module):
+        def __init__(self):
+            super().__init__()
+            cin, dirs = 3 + 6 * position_freqs, 3 + 6 * direction_freqs
+            self.layers = nn.ModuleList([nn.Linear(cin, width)] + [
+                nn.Linear(width + (cin if i == skip else 0), width) for i in range(1, depth)])
+            self.density, self.feature = nn.Linear(width, 1), nn.Linear(width, width)
+            self.views, self.rgb = nn.Linear(width + dirs, width // 2), nn.Linear(width // 2, 3)
+
+        def forward(self, origins, directions, jitter, colours):
+            rays, samples = jitter.shape
+            t = near + (far - near) * (lib.arange(samples).float() + jitter) / samples  # [rays, samples]
+            points = origins[:, None, :] + directions[:, None, :] * t[..., None]
+            encoded = encode(points, position_freqs)
+            view = F.normalize(directions, dim=-1)[:, None, :].expand(-1, samples, -1)
+            h = encoded
+            for i, layer in enumerate(self.layers):
+                if i == skip:
+                    h = lib.cat([encoded, h], dim=-1)
+                h = F.relu(layer(h))
+            sigma = F.relu(self.density(h)).squeeze(-1)
+            h = F.relu(self.views(lib.cat([self.feature(h), encode(view, direction_freqs)], dim=-1)))
+            rgb = lib.sigmoid(self.rgb(h))
+            deltas = lib.cat([t[:, 1:] - t[:, :-1], lib.full_like(t[:, :1], 1e10)], dim=-1)
+            deltas = deltas * directions.norm(dim=-1, keepdim=True)
+            alpha = 1 - lib.exp(-sigma * deltas)
+            transmittance = lib.cumprod(lib.cat([lib.ones_like(alpha[:, :1]), 1 - alpha + 1e-10], dim=-1), dim=-1)
+            weights = alpha * transmittance[:, :-1]
+            return F.mse_loss((weights[..., None] * rgb).sum(dim=1), colours)
+
+    return Nerf()
+
+
+def nerf_inputs(rng, rays, samples=32):
+    """nerf's batch: ray origins and directions, the samples' jitter in [0, 1), true colours."""
+    return (rng.standard_normal((rays, 3)).astype(np.float32), rng.standard_normal((rays, 3)).astype(np.float32),
+            rng.random((rays, samples)).astype(np.float32), rng.random((rays, 3)).astype(np.float32))
+
+
+def pixelcnn(lib, width=32, layers=6, levels=256):
+    """A PixelCNN (van den Oord et al.) on 28x28 grey images as the common PyTorch ports write
+    it: MaskedConv2d, an nn.Conv2d subclass whose forward convolves with its weight times a
+    mask buffer (type A, the centre excluded, in the first 7x7 layer; type B after), each with
+    BatchNorm2d and ReLU; a 1x1 conv to 256 intensities, cross-entropy per pixel against the
+    quantized input."""
+    nn = lib.nn
+    F = nn.functional
+
+    class MaskedConv2d(nn.Conv2d):
+        def __init__(self, kind, cin, cout, kernel):
+            super().__init__(cin, cout, kernel, padding=kernel // 2, bias=False)
+            mask = lib.ones_like(self.weight)
+            mask[:, :, kernel // 2, kernel // 2 + (kind == "B"):] = 0
+            mask[:, :, kernel // 2 + 1:] = 0
+            self.register_buffer("mask", mask)
+
+        def forward(self, x):
+            return F.conv2d(x, self.weight * self.mask, self.bias, self.stride, self.padding)
+
+    def masked(kind, cin, kernel):
+        return [MaskedConv2d(kind, cin, width, kernel), nn.BatchNorm2d(width), nn.ReLU(True)]
+
+    class PixelCnn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Sequential(*masked("A", 1, 7), *[m for _ in range(layers) for m in masked("B", width, 3)],
+                                     nn.Conv2d(width, levels, 1))
+
+        def forward(self, images):
+            target = (images[:, 0] * (levels - 1)).long()
+            return F.cross_entropy(self.net(images), target)
+
+    return PixelCnn()
+
+
+def byol(lib, width=32, features=128, projection=64, hidden=256, momentum=0.99):
+    """BYOL (Grill et al.) on two augmented views of 32x32 images: an online network (a small
+    conv-BN-ReLU backbone, a projector MLP with BatchNorm1d) and a predictor; a target network
+    (a deep copy of backbone and projector, no gradients) updated by an EMA of the online
+    weights after each optimizer step (in-place lerp under no_grad); the loss 2 - 2 cosine of
+    the normalized prediction and the target's projection (detached), symmetrized over the
+    views. Its step (make_step) is the step of the authors' PyTorch ports."""
+    nn = lib.nn
+    F = nn.functional
+    import copy
+
+    def conv(cin, cout, stride):
+        return [nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    def mlp(cin):
+        return nn.Sequential(nn.Linear(cin, hidden), nn.BatchNorm1d(hidden), nn.ReLU(inplace=True),
+                             nn.Linear(hidden, projection))
+
+    class Byol(nn.Module):
+        def __init__(self):
+            super().__init__()
+            backbone = nn.Sequential(*conv(3, width, 1), *conv(width, 2 * width, 2), *conv(2 * width, 2 * width, 1),
+                                     *conv(2 * width, features, 2), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+            self.online = nn.Sequential(backbone, mlp(features))
+            self.predictor = mlp(projection)
+            self.target = copy.deepcopy(self.online)
+            for p in self.target.parameters():
+                p.requires_grad_(False)
+
+        def make_step(self, lib, inputs, compile):
+            one, two = inputs
+            online, predictor, target = compile(self.online), compile(self.predictor), compile(self.target)
+            trained = list(self.online.parameters()) + list(self.predictor.parameters())
+            opt = lib.optim.Adam(trained, lr=3e-4)
+
+            def regress(x, y):
+                return 2 - 2 * (F.normalize(x, dim=-1) * F.normalize(y, dim=-1)).sum(dim=-1)
+
+            def work():
+                opt.zero_grad()
+                p1, p2 = predictor(online(one)), predictor(online(two))
+                with lib.no_grad():
+                    z1, z2 = target(one), target(two)
+                loss = (regress(p1, z2.detach()) + regress(p2, z1.detach())).mean()
+                loss.backward()
+                opt.step()
+                with lib.no_grad():
+                    for t, o in zip(self.target.parameters(), self.online.parameters()):
+                        t.mul_(momentum).add_(o, alpha=1 - momentum)
+                return loss
+            return work
+
+    return Byol()
+
+
+def bottleneck_resnet(lib, planes=(16, 32, 64, 128), blocks=(2, 2, 2, 2), classes=10):
+    """A ResNet-50-style net of torchvision's Bottleneck blocks (1x1 down, 3x3 (strided in a
+    stage's first), 1x1 up by 4, batch norm after each, a 1x1 strided projection where the
+    shape changes, the last batch norm's weights zero-initialized) narrowed for 32x32 images
+    (a 3x3 stem, no max pool), the mean over pixels to a linear head."""
+    nn = lib.nn
+
+    class Bottleneck(nn.Module):
+        def __init__(self, cin, width, stride):
+            super().__init__()
+            cout = 4 * width
+            self.conv1, self.bn1 = nn.Conv2d(cin, width, 1, bias=False), nn.BatchNorm2d(width)
+            self.conv2, self.bn2 = nn.Conv2d(width, width, 3, stride, 1, bias=False), nn.BatchNorm2d(width)
+            self.conv3, self.bn3 = nn.Conv2d(width, cout, 1, bias=False), nn.BatchNorm2d(cout)
+            nn.init.zeros_(self.bn3.weight)
+            self.relu = nn.ReLU(inplace=True)
+            self.downsample = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                               if stride != 1 or cin != cout else None)
+
+        def forward(self, x):
+            identity = x if self.downsample is None else self.downsample(x)
+            out = self.relu(self.bn1(self.conv1(x)))
+            out = self.relu(self.bn2(self.conv2(out)))
+            return self.relu(self.bn3(self.conv3(out)) + identity)
+
+    layers, cin = [nn.Conv2d(3, planes[0], 3, 1, 1, bias=False), nn.BatchNorm2d(planes[0]), nn.ReLU(inplace=True)], \
+        planes[0]
+    for i, (width, count) in enumerate(zip(planes, blocks)):
+        for j in range(count):
+            layers.append(Bottleneck(cin, width, 2 if i and not j else 1))
+            cin = 4 * width
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, classes)]
+    return with_loss(nn, nn.Sequential(*layers))
+
+
 def tagged(rng, batch, length=40, tags=17):
     """gru_tagger's batch: token rows padded with 0 past lengths in [10, length], their tags
     (-100 at the padding)."""
@@ -724,6 +1246,8 @@ def models(batch):
     more = np.random.default_rng(1)  # the inputs of the models after deeplab, apart so that those keep theirs
     more_images = lambda n, c, s: more.standard_normal((n, c, s, s)).astype(np.float32)  # noqa: E731
     more_labels = lambda shape, classes: more.integers(0, classes, shape)  # noqa: E731
+    newer = np.random.default_rng(2)  # the inputs of the models after mlp_vae
+    newer_images = lambda n, c, s: newer.standard_normal((n, c, s, s)).astype(np.float32)  # noqa: E731
     return {
         "tcn": Model(lambda lib: tcn(lib), (rng.standard_normal((batch // 2, 1, 256)).astype(np.float32),
                                            labels(batch // 2, 10)), "adam"),
@@ -751,6 +1275,19 @@ def models(batch):
         "quartznet": Model(lambda lib: quartznet(lib), (more.standard_normal((batch, 64, 101)).astype(np.float32),
                                                         more_labels(batch, 35)), "adamw"),
         "mlp_vae": Model(lambda lib: mlp_vae(lib), (more.random((4 * batch, 1, 28, 28)).astype(np.float32),), "adam"),
+        "ddpm_unet": Model(lambda lib: ddpm_unet(lib), (newer_images(batch // 4, 3, 32),
+                                                        newer.integers(0, 1000, batch // 4),
+                                                        newer_images(batch // 4, 3, 32)), "adam"),
+        "t5": Model(lambda lib: t5(lib), (padded(newer, batch, 32, 12), padded(newer, batch, 33, 12)), "adamw"),
+        "mae": Model(lambda lib: mae(lib), (newer_images(batch, 3, 32), newer.random((batch, 64)).astype(np.float32)),
+                     "adamw"),
+        "gat": Model(lambda lib: gat(lib), graph_inputs(newer), "adam"),
+        "nerf": Model(lambda lib: nerf(lib), nerf_inputs(newer, 4 * batch), "adam"),
+        "pixelcnn": Model(lambda lib: pixelcnn(lib), (newer.random((batch // 4, 1, 28, 28)).astype(np.float32),),
+                          "adam"),
+        "byol": Model(lambda lib: byol(lib), (newer_images(batch // 2, 3, 32), newer_images(batch // 2, 3, 32))),
+        "bottleneck_resnet": Model(lambda lib: bottleneck_resnet(lib),
+                                   (newer_images(batch // 2, 3, 32), newer.integers(0, 10, batch // 2)), "sgd_wd"),
     }
 
 

@@ -20,14 +20,26 @@
 //     Its gradient: dx = dy (accumulate) or dy with zeros written at the positions, and
 //     dvalues = dy at the positions (a gather of the flat dy); it reads no value of x, so x
 //     may be written in place (fn::write_in_place: x[idx] = v costs what it writes).
-// Positions of index_put out of [0, numel(x)) raise an error from the kernel of the rank that
+//   index_extreme(x, positions int32/int64, values[positions.shape]; minimum = false,
+//     include_self = false) -> x's shape and dtype: at each position the largest (with minimum
+//     the smallest) of the values written there and, with include_self, x's own element;
+//     where no position points, x's element. A NaN among them wins, as torch's amax/amin.
+//     The reduction of scatter_reduce and index_reduce's 'amax' and 'amin' on the CPU, one
+//     pass over the values (their Python composition in rounds took one index_put per
+//     repetition of a position). B, B, B -> B only.
+//     Its gradient, as torch's: dy at each position shared evenly among the values and x's
+//     element (without include_self too, as torch) that equal the result there; dx = dy
+//     where no position points (and, with include_self, x's share where it ties).
+// Positions of index_put and index_extreme out of [0, numel(x)) raise an error from the kernel of the rank that
 // holds them, before it writes anything (the Python compositions never make such positions).
 // index_put's kernel is a sequential loop: its order defines the result.
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "meshflow/core/error.h"
@@ -40,6 +52,7 @@ namespace {
 
 constexpr const char* kFlatIndex = "flat_index";
 constexpr const char* kIndexPut = "index_put";
+constexpr const char* kIndexExtreme = "index_extreme";
 
 // A bool attribute, false when absent (a mistyped one throws naming it).
 bool flag(const Attrs& attrs, const std::string& key) { return attrs.has(key) && attrs.get_bool(key); }
@@ -165,16 +178,23 @@ std::vector<Tensor> flat_index_kernel(const std::vector<Tensor>& in, const Kerne
 // ---------------------------------------------------------------------------------------------
 // index_put
 
-std::vector<TensorMeta> index_put_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
-  kernel::expect_inputs(kIndexPut, in, 3);
-  expect_index_dtype(kIndexPut, in[1], "positions");
+// The output meta of an op of (x, positions, values) writing values at positions of x, after
+// checking them and the op's bool attributes `flags`.
+std::vector<TensorMeta> written_at_positions(const char* op, const std::vector<TensorMeta>& in, const Attrs& attrs,
+                                             const std::vector<std::string>& flags) {
+  kernel::expect_inputs(op, in, 3);
+  expect_index_dtype(op, in[1], "positions");
   if (in[2].shape != in[1].shape) {
-    op_error(kIndexPut, "values have shape " + to_string(in[2].shape) + "; expected the positions' shape " +
-                            to_string(in[1].shape));
+    op_error(op, "values have shape " + to_string(in[2].shape) + "; expected the positions' shape " +
+                     to_string(in[1].shape));
   }
-  kernel::expect_same_dtype(kIndexPut, in[0], in[2]);
-  flag(attrs, "accumulate");
+  kernel::expect_same_dtype(op, in[0], in[2]);
+  for (const std::string& key : flags) flag(attrs, key);
   return {in[0]};
+}
+
+std::vector<TensorMeta> index_put_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  return written_at_positions(kIndexPut, in, attrs, {"accumulate"});
 }
 
 std::vector<Signature> index_put_signatures(const std::vector<TensorMeta>& in, const std::vector<TensorMeta>&,
@@ -185,6 +205,25 @@ std::vector<Signature> index_put_signatures(const std::vector<TensorMeta>& in, c
   // Linear in (x, values) together: every rank writes (adds) its partial values.
   sigs.push_back({{Sbp::partial_sum(), b, Sbp::partial_sum()}, {Sbp::partial_sum()}});
   return sigs;
+}
+
+template <typename T>
+bool is_nan(T value) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::isnan(value);
+  } else {
+    return false;
+  }
+}
+
+// The first of positions[0, n) out of [0, total), thrown before a kernel writes anything.
+template <typename I>
+void expect_positions_in_range(const std::string& op, const I* pos, int64_t n, int64_t total) {
+  const I* bad = std::find_if(pos, pos + n, [total](I p) { return p < 0 || p >= total; });
+  if (bad != pos + n) {
+    op_error(op, "position " + std::to_string(*bad) + " is out of range; expected positions in [0, " +
+                     std::to_string(total) + ")");
+  }
 }
 
 std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -200,11 +239,7 @@ std::vector<Tensor> index_put_kernel(const std::vector<Tensor>& in, const Kernel
   kernel::visit_index(positions.dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* pos = positions.data_as<I>();
-    const I* bad = std::find_if(pos, pos + n, [total](I p) { return p < 0 || p >= total; });
-    if (bad != pos + n) {
-      op_error(kIndexPut, "position " + std::to_string(*bad) + " is out of range; expected positions in [0, " +
-                              std::to_string(total) + ")");
-    }
+    expect_positions_in_range(kIndexPut, pos, n, total);
     auto write = [&](auto v) {  // bool: writes masks (x[m1] = m2); accumulate is an or
       using T = decltype(v);
       const T* px = x.data_as<T>();
@@ -256,6 +291,79 @@ std::vector<Var> index_put_grad(const GradContext& g) {
   return {dx, Var(), dvalues};
 }
 
+// ---------------------------------------------------------------------------------------------
+// index_extreme
+
+std::vector<TensorMeta> index_extreme_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
+  return written_at_positions(kIndexExtreme, in, attrs, {"minimum", "include_self"});
+}
+
+std::vector<Signature> index_extreme_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
+                                                const Attrs&) {
+  return {};  // a position's values may lie on any rank: all-broadcast only
+}
+
+std::vector<Tensor> index_extreme_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  const Tensor& positions = in[1];
+  const Tensor& values = in[2];
+  const bool minimum = flag(ctx.attrs, "minimum"), include_self = flag(ctx.attrs, "include_self");
+  const int64_t total = x.numel(), n = positions.numel();
+  Tensor out = ctx.output(0, x.shape(), x.dtype());
+  kernel::visit_index(positions.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* pos = positions.data_as<I>();
+    expect_positions_in_range(kIndexExtreme, pos, n, total);
+    visit_numbers(x.dtype(), [&](auto v) {
+      using T = decltype(v);
+      const T* px = x.data_as<T>();
+      const T* pv = values.data_as<T>();
+      T* po = out.data_as<T>();
+      if (po != px) std::copy(px, px + total, po);
+      // Without include_self a position's first value replaces x's element.
+      std::vector<bool> written(include_self ? 0 : static_cast<size_t>(total));
+      for (int64_t i = 0; i < n; ++i) {
+        T& o = po[pos[i]];
+        const T value = pv[i];
+        if (!include_self && !written[static_cast<size_t>(pos[i])]) {
+          written[static_cast<size_t>(pos[i])] = true;
+          o = value;
+        } else if ((minimum ? value < o : value > o) || is_nan(value)) {
+          o = value;
+        }
+      }
+    });
+  });
+  return {out};
+}
+
+std::vector<Var> index_extreme_grad(const GradContext& g) {
+  const Var& x = g.inputs[0];
+  const Var& positions = g.inputs[1];
+  const Var& values = g.inputs[2];
+  const Var& out = g.outputs[0];
+  const Var& dy = g.grad_outputs[0];
+  const bool include_self = flag(g.attrs, "include_self");
+  const Attrs along{{"dim", int64_t{0}}};
+  const Var flat_positions = fn::reshape(positions, {-1});
+  auto at_positions = [&](const Var& t) {  // t's elements at the positions, in the positions' shape
+    return fn::reshape(call1("gather", {fn::reshape(t, {-1}), flat_positions}, along), positions.shape());
+  };
+  // The values and x's elements that equal the result, and how many tie at each element: x's
+  // counted without include_self too, as torch counts it.
+  const Var value_ties = fn::cast(fn::eq(values, at_positions(out)), dy.dtype());
+  const Var self_ties = fn::cast(fn::eq(x, out), dy.dtype());
+  const Var ties = call1(kIndexPut, {self_ties, positions, value_ties}, {{"accumulate", true}});
+  const Var share = fn::div(dy, fn::maximum(ties, fn::ones_like(ties)));
+  Var dx, dvalues;
+  if (g.needs_grad[0]) {
+    dx = include_self ? fn::mul(self_ties, share)
+                      : call1(kIndexPut, {dy, positions, fn::zeros_like(value_ties)}, {{"accumulate", false}});
+  }
+  if (g.needs_grad[2]) dvalues = fn::mul(value_ties, at_positions(share));
+  return {dx, Var(), dvalues};
+}
+
 }  // namespace
 
 void register_index_ops(OpRegistry& r) {
@@ -271,6 +379,11 @@ void register_index_ops(OpRegistry& r) {
   // change it, as torch's index_put_, whose backward saves the indices alone.
   index_put.grad_reads = kReadsNothing;
   r.add(std::move(index_put));
+  OpDef index_extreme = with_grad(make_op(kIndexExtreme, index_extreme_infer, index_extreme_signatures,
+                                          index_extreme_kernel, kChecksData),
+                                  index_extreme_grad);
+  index_extreme.small_ints = true;
+  r.add(std::move(index_extreme));
 }
 
 }  // namespace mf

@@ -19,7 +19,7 @@ from ._ops_index import index_put, scatter_add, _along, _check_index_tensor, _no
 from ._ops_random import _uniform_ints, _check_range
 from ._ops_shape import cat, reshape, stack, broadcast_to
 from ._ops_reduce import sum as _sum
-from ._tensor import Tensor, tensor, is_grad_enabled
+from ._tensor import Tensor, apply, tensor, is_grad_enabled
 
 __all__ = ["nansum", "nanmean", "tril_indices", "triu_indices", "block_diag", "cartesian_prod", "scatter_reduce",
            "index_reduce", "put", "masked_scatter"]
@@ -121,12 +121,21 @@ def scatter_reduce(input, dim, index, src, reduce, *, include_self=True):
     positions = reshape(_along(input, dim, index, list(index.shape)), [-1])
     values = reshape(src[tuple(slice(0, n) for n in index.shape)], [-1]).to(input.dtype)
     flat = reshape(input, [-1])
-    out = _rounds(flat, positions, values, _COMBINE[reduce], include_self)
-    if reduce == "mean":
-        counts = scatter_add(zeros_like(flat, dtype=_dtype.int64) + (1 if include_self else 0), 0, positions,
-                             ones_like(positions))
-        divisor = where(counts == 0, 1, counts).to(input.dtype)
-        out = out / divisor if _floating(input.dtype) else floor_divide(out, divisor)
+    if reduce in ("sum", "mean"):
+        # The sum by one accumulating index_put (each position's values added in index order, as
+        # torch's), over input's elements or, without include_self, zeros where values land.
+        hits = scatter_add(zeros_like(flat, dtype=_dtype.int64), 0, positions, ones_like(positions))
+        base = flat if include_self else where(hits == 0, flat, zeros_like(flat))
+        out = index_put(base, (positions,), values, True)
+        if reduce == "mean":
+            counts = hits + 1 if include_self else hits
+            divisor = where(counts == 0, 1, counts).to(input.dtype)
+            out = out / divisor if _floating(input.dtype) else floor_divide(out, divisor)
+    elif reduce in ("amax", "amin") and not flat.is_global:
+        out = apply("index_extreme", [flat, positions, values], {"minimum": reduce == "amin",
+                                                                  "include_self": include_self})[0]
+    else:  # prod, and amax/amin of global tensors (index_extreme runs on whole tensors only)
+        out = _rounds(flat, positions, values, _COMBINE[reduce], include_self)
     return reshape(out, list(input.shape))
 
 

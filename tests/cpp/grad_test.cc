@@ -215,6 +215,9 @@ std::vector<GradCall> nn_calls() {
       // differences; the op gives it dy, as torch), and repeated ones added.
       {"index_put", {x, indices({2, 3}, 12), away_from_zero({2, 3}, 2)}},
       {"index_put", {x, indices({3, 5}, 12), away_from_zero({3, 5}, 2)}, {{"accumulate", true}}},
+      // index_extreme: repeated positions, x's element in the running (include_self) or not.
+      {"index_extreme", {x, indices({3, 5}, 12), away_from_zero({3, 5}, 2)}, {{"include_self", true}}},
+      {"index_extreme", {x, indices({3, 5}, 12), away_from_zero({3, 5}, 3)}, {{"minimum", true}}},
       {"softmax_cross_entropy", {x, indices({3}, 4)}},
       // Class weights (their gradient too), a target ignored (row 1's 2) and label smoothing.
       {"softmax_cross_entropy",

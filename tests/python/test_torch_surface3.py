@@ -147,6 +147,29 @@ def test_scatter_reduce(reduce, include_self):
                         [inp, src[:5]])
 
 
+
+# torch 2.x's values: y, x.grad, src.grad of (y * [1, 2, 3, 4]).sum(), ties of amax and amin
+# (x's 4 with two 4s of src at element 1) sharing the gradient evenly.
+EXTREME_GRADIENTS = {
+    ("amax", True): ([5, 4, 2, 0], [0, 2 / 3, 1.5, 4], [2 / 3, 0, 2 / 3, 0, 1, 1.5]),
+    ("amax", False): ([5, 4, 2, 0], [0, 0, 0, 4], [2 / 3, 0, 2 / 3, 0, 1, 1.5]),
+    ("amin", True): ([1, 3, -1, 0], [1, 0, 0, 4], [0, 2, 0, 3, 0, 0]),
+    ("amin", False): ([5, 3, -1, 0], [0, 0, 0, 4], [0, 2, 0, 3, 1, 0]),
+}
+
+
+@pytest.mark.parametrize("reduce,include_self", list(EXTREME_GRADIENTS))
+@pytest.mark.parametrize("device", ["cpu", "testdev"])
+def test_scatter_reduce_extremes_share_gradients_among_ties(reduce, include_self, device):
+    """amax/amin (index_extreme): torch's values and gradients, ties sharing dy evenly."""
+    x = mf.tensor([1., 4., 2., 0.]).to(device).requires_grad_(True)
+    src = mf.tensor([4., 3., 4., -1., 5., 2.]).to(device).requires_grad_(True)
+    y = x.scatter_reduce(0, mf.tensor([1, 1, 1, 2, 0, 2]).to(device), src, reduce, include_self=include_self)
+    (y * mf.tensor([1., 2., 3., 4.]).to(device)).sum().backward()
+    expected = EXTREME_GRADIENTS[(reduce, include_self)]
+    for got, want in zip((y.detach(), x.grad, src.grad), expected):
+        np.testing.assert_allclose(got.cpu().numpy(), want, rtol=1e-6)
+
 def test_scatter_reduce_refuses_bad_input():
     with pytest.raises(RuntimeError, match="reduce argument"):
         mf.scatter_reduce(mf.zeros(3), 0, mf.tensor([0]), mf.ones(1), "max")

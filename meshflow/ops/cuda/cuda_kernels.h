@@ -58,7 +58,7 @@ void add_optimizer_kernels(OpRegistry& r);    // optimizer.cu: adamw_update, sgd
 void add_sort_kernels(OpRegistry& r);         // sort.cu: cumsum, cumprod, logcumsumexp, sort, flip
 void add_conv_kernels(OpRegistry& r);         // conv.cu: conv2d/3d, pooling, pad
 void add_batch_norm_kernels(OpRegistry& r);   // batch_norm.cu: batch_norm, batch_norm_backward
-void add_index_kernels(OpRegistry& r);        // index.cu: flat_index, index_put
+void add_index_kernels(OpRegistry& r);        // index.cu: flat_index, index_put, index_extreme
 void add_rnn_kernels(OpRegistry& r);          // rnn.cu: rnn_scan, rnn_scan_backward
 
 }  // namespace mf::cuda

@@ -1,10 +1,10 @@
 // Copyright 2026 The meshflow Authors.
-// The CUDA kernels of the indexing ops (ops/index.cc): flat_index and index_put, with the
-// CPU's results bit for bit and its errors. index_put keeps the CPU's order: without
-// accumulate the last of repeated positions wins (an atomicMax of the writer's number per
-// element, then only the winners write); with accumulate a stable radix sort of the
-// positions by local element lists each element's values in order, and one thread adds
-// them in that order (no floating atomics: deterministic).
+// The CUDA kernels of the indexing ops (ops/index.cc): flat_index, index_put and
+// index_extreme, with the CPU's results bit for bit and its errors. index_put keeps the CPU's
+// order: without accumulate the last of repeated positions wins (an atomicMax of the writer's
+// number per element, then only the winners write); with accumulate (and index_extreme) a
+// stable radix sort of the positions by local element lists each element's values in order,
+// and one thread combines them in that order (no floating atomics: deterministic).
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -186,17 +186,81 @@ __global__ void local_keys(const I* __restrict__ pos, int64_t n, Part part, uint
   }
 }
 
-// The first of each run of equal keys adds the run's values to its element, in order.
-template <typename T>
-__global__ void add_runs(const uint64_t* __restrict__ keys, const int64_t* __restrict__ order,
-                         const T* __restrict__ values, int64_t n, uint64_t none, T* __restrict__ out) {
+// The first of each run of equal keys combines the run's values into its element, in order:
+// acc = combine(acc, value), acc from the element's value (include_self) or the run's first.
+template <typename T, typename Combine>
+__global__ void combine_runs(const uint64_t* __restrict__ keys, const int64_t* __restrict__ order,
+                             const T* __restrict__ values, int64_t n, uint64_t none, bool include_self,
+                             Combine combine, T* __restrict__ out) {
   for (int64_t j = first_index(); j < n; j += grid_step()) {
     const uint64_t key = keys[j];
     if (key == none || (j > 0 && keys[j - 1] == key)) continue;
-    T acc = out[key];
-    for (int64_t k = j; k < n && keys[k] == key; ++k) acc = add(acc, values[order[k]]);
+    T acc = include_self ? combine(out[key], values[order[j]]) : values[order[j]];
+    for (int64_t k = j + 1; k < n && keys[k] == key; ++k) acc = combine(acc, values[order[k]]);
     out[key] = acc;
   }
+}
+
+struct Add {
+  template <typename T>
+  __device__ T operator()(T acc, T value) const {
+    return add(acc, value);
+  }
+};
+
+// The CPU's index_extreme step: the larger (smaller) of the two, a NaN value winning.
+struct Extreme {
+  bool minimum;
+  template <typename T>
+  __device__ T operator()(T acc, T value) const {
+    bool nan = false;
+    if constexpr (std::is_floating_point_v<T>) nan = isnan(value);
+    return (minimum ? value < acc : value > acc) || nan ? value : acc;
+  }
+};
+
+// out's elements with the values at their positions (those of this part) combined in, each
+// element's in the positions' order: a stable radix sort of the positions by local element,
+// then combine_runs (no floating atomics: deterministic).
+template <typename T, typename I, typename Combine>
+void combine_in_order(Memory& mem, const I* pos, const T* values, int64_t n, const Part& part, int64_t local_n,
+                      bool include_self, Combine combine, T* out) {
+  const uint64_t none = static_cast<uint64_t>(local_n);
+  const std::shared_ptr<void> key_block = mem.allocate(2 * n * sizeof(uint64_t));
+  const std::shared_ptr<void> order_block = mem.allocate(2 * n * sizeof(int64_t));
+  auto* keys = static_cast<uint64_t*>(key_block.get());
+  auto* order = static_cast<int64_t*>(order_block.get());
+  local_keys<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(pos, n, part, none, keys, order);
+  check_launch("local_keys");
+  sort_pairs(mem, keys, order, n, none);
+  combine_runs<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(keys + n, order + n, values, n, none, include_self,
+                                                                   combine, out);
+  check_launch("combine_runs");
+}
+
+// The first position out of [0, total) raises op's error, before anything is written.
+template <typename I>
+void expect_positions_in_range(const char* op, Memory& mem, const I* pos, int64_t n, int64_t total) {
+  const std::shared_ptr<void> flag = mem.allocate(sizeof(unsigned long long));
+  auto* first_bad = static_cast<unsigned long long*>(flag.get());
+  device::cuda::check(cudaMemsetAsync(first_bad, 0xff, sizeof *first_bad, stream()), "cudaMemsetAsync");
+  find_bad_position<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(pos, n, total, first_bad);
+  check_launch("find_bad_position");
+  const unsigned long long bad = read_flag(first_bad);
+  if (bad != kNone) {
+    op_error(op, "position " + std::to_string(read_index(pos + bad)) + " is out of range; expected positions in [0, " +
+                     std::to_string(total) + ")");
+  }
+}
+
+// A copy of x on its memory, the output to write in.
+Tensor copied_output(const KernelContext& ctx, const Tensor& x, Memory& mem) {
+  Tensor out = output(ctx, 0, x.shape(), x.dtype(), mem);
+  if (out.data() != x.data() && x.nbytes() > 0) {
+    device::cuda::check(cudaMemcpyAsync(out.data(), x.data(), x.nbytes(), cudaMemcpyDeviceToDevice, stream()),
+                        "cudaMemcpyAsync");
+  }
+  return out;
 }
 
 std::vector<Tensor> index_put(const std::vector<Tensor>& in, const KernelContext& ctx) {
@@ -209,11 +273,7 @@ std::vector<Tensor> index_put(const std::vector<Tensor>& in, const KernelContext
   check_dims("index_put", logical.size());
   const int64_t total = numel(logical), n = positions.numel(), local_n = x.numel();
   Memory& mem = memory_of(in);
-  Tensor out = output(ctx, 0, x.shape(), x.dtype(), mem);
-  if (out.data() != x.data() && x.nbytes() > 0) {
-    device::cuda::check(cudaMemcpyAsync(out.data(), x.data(), x.nbytes(), cudaMemcpyDeviceToDevice, stream()),
-                        "cudaMemcpyAsync");
-  }
+  Tensor out = copied_output(ctx, x, mem);
   if (n == 0) return {out};
   Part part;
   part.nd = static_cast<int>(logical.size());
@@ -225,18 +285,7 @@ std::vector<Tensor> index_put(const std::vector<Tensor>& in, const KernelContext
   kernel::visit_index(positions.dtype(), [&](auto iv) {
     using I = decltype(iv);
     const I* pos = positions.data_as<I>();
-    {
-      const std::shared_ptr<void> flag = mem.allocate(sizeof(unsigned long long));
-      auto* first_bad = static_cast<unsigned long long*>(flag.get());
-      device::cuda::check(cudaMemsetAsync(first_bad, 0xff, sizeof *first_bad, stream()), "cudaMemsetAsync");
-      find_bad_position<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(pos, n, total, first_bad);
-      check_launch("find_bad_position");
-      const unsigned long long bad = read_flag(first_bad);
-      if (bad != kNone) {
-        op_error("index_put", "position " + std::to_string(read_index(pos + bad)) +
-                                  " is out of range; expected positions in [0, " + std::to_string(total) + ")");
-      }
-    }
+    expect_positions_in_range("index_put", mem, pos, n, total);
     if (local_n == 0) return;
     visit_dtype(x.dtype(), [&](auto v) {
       using T = decltype(v);
@@ -251,17 +300,34 @@ std::vector<Tensor> index_put(const std::vector<Tensor>& in, const KernelContext
         check_launch("write_winners");
         return;
       }
-      const uint64_t none = static_cast<uint64_t>(local_n);
-      const std::shared_ptr<void> key_block = mem.allocate(2 * n * sizeof(uint64_t));
-      const std::shared_ptr<void> order_block = mem.allocate(2 * n * sizeof(int64_t));
-      auto* keys = static_cast<uint64_t*>(key_block.get());
-      auto* order = static_cast<int64_t*>(order_block.get());
-      local_keys<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(pos, n, part, none, keys, order);
-      check_launch("local_keys");
-      sort_pairs(mem, keys, order, n, none);
-      add_runs<<<blocks_for(n, kThreads), kThreads, 0, stream()>>>(keys + n, order + n, values.data_as<T>(), n, none,
-                                                                   out.data_as<T>());
-      check_launch("add_runs");
+      combine_in_order(mem, pos, values.data_as<T>(), n, part, local_n, true, Add{}, out.data_as<T>());
+    });
+  });
+  return {out};
+}
+
+// index_extreme (all-broadcast only: the whole tensor on every rank).
+std::vector<Tensor> index_extreme(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor& x = in[0];
+  const Tensor& positions = in[1];
+  const Tensor& values = in[2];
+  const bool minimum = ctx.attrs.has("minimum") && ctx.attrs.get_bool("minimum");
+  const bool include_self = ctx.attrs.has("include_self") && ctx.attrs.get_bool("include_self");
+  const int64_t total = x.numel(), n = positions.numel();
+  Memory& mem = memory_of(in);
+  Tensor out = copied_output(ctx, x, mem);
+  if (n == 0) return {out};
+  Part whole;
+  whole.nd = 1;
+  whole.logical[0] = whole.extent[0] = total;
+  kernel::visit_index(positions.dtype(), [&](auto iv) {
+    using I = decltype(iv);
+    const I* pos = positions.data_as<I>();
+    expect_positions_in_range("index_extreme", mem, pos, n, total);
+    visit_dtype(x.dtype(), [&](auto v) {
+      using T = decltype(v);
+      combine_in_order(mem, pos, values.data_as<T>(), n, whole, total, include_self, Extreme{minimum},
+                       out.data_as<T>());
     });
   });
   return {out};
@@ -272,6 +338,7 @@ std::vector<Tensor> index_put(const std::vector<Tensor>& in, const KernelContext
 void add_index_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "flat_index", flat_index);
   r.add_kernel("cuda", "index_put", index_put);
+  r.add_kernel("cuda", "index_extreme", index_extreme);
 }
 
 }  // namespace mf::cuda
