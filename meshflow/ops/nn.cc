@@ -15,8 +15,8 @@
 //   layer_norm_backward(x[, weight], dy; the forward's attributes) -> dx[, dweight][, dbias]
 //     (dweight when has_weight, dbias when has_bias): S(k), B, S(k) -> S(k), P, P for every
 //     leading dim k;  B, B, P -> P, P, P (linear in dy).
-//   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, silu_backward(x, dy) for
-//     its silu; from the output y: relu_backward(y, dy) (dy where y > 0, else 0),
+//   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, gelu_tanh_backward(x,
+//     dy) for its gelu_tanh, silu_backward(x, dy) for its silu; from the output y: relu_backward(y, dy) (dy where y > 0, else 0),
 //     sigmoid_backward(y, dy) (dy y (1 - y)), tanh_backward(y, dy) (dy (1 - y^2)); each one
 //     pass, floating, dy of x's (y's) shape or broadcast to it (a sum's gradient): S(k), S(k)
 //     -> S(k) for every k (B for dy where it has size 1 there);  B, P -> P.
@@ -502,9 +502,10 @@ std::vector<Var> layer_norm_grad(const GradContext& g) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// gelu_backward, silu_backward, sigmoid_backward, tanh_backward, relu_backward
+// gelu_backward, gelu_tanh_backward, silu_backward, sigmoid_backward, tanh_backward, relu_backward
 
 constexpr const char* kGeluBackward = "gelu_backward";
+constexpr const char* kGeluTanhBackward = "gelu_tanh_backward";
 constexpr const char* kSiluBackward = "silu_backward";
 constexpr const char* kSigmoidBackward = "sigmoid_backward";
 constexpr const char* kTanhBackward = "tanh_backward";
@@ -1333,12 +1334,19 @@ void register_nn_ops(OpRegistry& r) {
   r.add(with_grad(make_op(kLayerNorm, layer_norm_infer, layer_norm_signatures, layer_norm_kernel), layer_norm_grad));
   r.add(make_op(kLayerNormBackward, layer_norm_backward_infer, layer_norm_backward_signatures,
                 layer_norm_backward_kernel));
-  // Float32's gelu and silu gradients through fast_math's vectorizing forms of the functors.
+  // Float32's gelu (both forms) and silu gradients through fast_math's vectorizing forms of the functors.
   r.add(activation_backward(kGeluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
                                if constexpr (std::is_same_v<decltype(x), float>) {
                                  return dy * fast_math::gelu_grad(x);
                                } else {
                                  return scalar::GeluBackward{}(x, dy);
+                               }
+                             })));
+  r.add(activation_backward(kGeluTanhBackward, "x", activation_backward_kernel([](auto x, auto dy) {
+                               if constexpr (std::is_same_v<decltype(x), float>) {
+                                 return dy * fast_math::gelu_tanh_grad(x);
+                               } else {
+                                 return scalar::GeluTanhBackward{}(x, dy);
                                }
                              })));
   r.add(activation_backward(kSiluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
