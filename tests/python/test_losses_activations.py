@@ -155,9 +155,9 @@ def test_gelu_tanh_in_float32_is_torchs():
     y = F.gelu(x, approximate="tanh")
     assert y.dtype == mf.float32 and y.grad_fn.name() == "GeluBackward0"
     y.backward(mf.tensor(DY32))
-    atol = 2 ** -24 * np.abs(np.array(X32))
-    np.testing.assert_allclose(y.numpy(), TORCH_GELU_TANH, rtol=5e-7, atol=atol)
-    np.testing.assert_allclose(x.grad.numpy(), TORCH_GELU_TANH_GRAD, rtol=5e-7, atol=atol)
+    # An ulp of tanh near -1 (6e-8) times |x| <= 4 where it matters.
+    np.testing.assert_allclose(y.numpy(), TORCH_GELU_TANH, rtol=5e-7, atol=2.4e-7)
+    np.testing.assert_allclose(x.grad.numpy(), TORCH_GELU_TANH_GRAD, rtol=5e-7, atol=2.4e-7)
 
 
 def test_softmax_along_an_int_dim_is_one_c_call():
