@@ -548,6 +548,19 @@ decltype(OpDef::kernel) activation_backward_kernel(F f) {
   };
 }
 
+// A backward functor `f(x, dy)` (elementwise_math.h) with float32 through dy kSlope(x), kSlope
+// fast_math's vectorizing form of the slope (always inlined, as fast_math::float32_by's lambda).
+template <float (*kSlope)(float), typename F>
+auto float32_slope_by(F f) {
+  return [f](auto x, auto dy) __attribute__((always_inline)) {
+    if constexpr (std::is_same_v<decltype(x), float>) {
+      return dy * kSlope(x);
+    } else {
+      return f(x, dy);
+    }
+  };
+}
+
 OpDef activation_backward(const char* op, const char* saved, decltype(OpDef::kernel) kernel) {
   OpDef def = make_op(op, activation_backward_infer(op, saved), activation_backward_signatures, std::move(kernel));
   def.elementwise = true;
@@ -1335,27 +1348,12 @@ void register_nn_ops(OpRegistry& r) {
   r.add(make_op(kLayerNormBackward, layer_norm_backward_infer, layer_norm_backward_signatures,
                 layer_norm_backward_kernel));
   // Float32's gelu (both forms) and silu gradients through fast_math's vectorizing forms of the functors.
-  r.add(activation_backward(kGeluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
-                               if constexpr (std::is_same_v<decltype(x), float>) {
-                                 return dy * fast_math::gelu_grad(x);
-                               } else {
-                                 return scalar::GeluBackward{}(x, dy);
-                               }
-                             })));
-  r.add(activation_backward(kGeluTanhBackward, "x", activation_backward_kernel([](auto x, auto dy) {
-                               if constexpr (std::is_same_v<decltype(x), float>) {
-                                 return dy * fast_math::gelu_tanh_grad(x);
-                               } else {
-                                 return scalar::GeluTanhBackward{}(x, dy);
-                               }
-                             })));
-  r.add(activation_backward(kSiluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
-                               if constexpr (std::is_same_v<decltype(x), float>) {
-                                 return dy * fast_math::silu_grad(x);
-                               } else {
-                                 return scalar::SiluBackward{}(x, dy);
-                               }
-                             })));
+  r.add(activation_backward(kGeluBackward, "x", activation_backward_kernel(
+      float32_slope_by<fast_math::gelu_grad>(scalar::GeluBackward{}))));
+  r.add(activation_backward(kGeluTanhBackward, "x", activation_backward_kernel(
+      float32_slope_by<fast_math::gelu_tanh_grad>(scalar::GeluTanhBackward{}))));
+  r.add(activation_backward(kSiluBackward, "x", activation_backward_kernel(
+      float32_slope_by<fast_math::silu_grad>(scalar::SiluBackward{}))));
   // The forms of elementwise.cc's composite gradients (the same values).
   r.add(activation_backward(kSigmoidBackward, "y", activation_backward_kernel(scalar::SigmoidBackward{})));
   r.add(activation_backward(kTanhBackward, "y", activation_backward_kernel(scalar::TanhBackward{})));
