@@ -920,6 +920,7 @@ std::string backward_name(const std::string& recorded) {
       {"add_scalar", "Add"}, {"mul_scalar", "Mul"},   {"div_scalar", "Div"}, {"pow_scalar", "Pow"},
       {"matmul", "Mm"},      {"reshape", "View"},     {"flat_index", "Index"},
       {"cast", "ToCopy"},    {"to", "ToCopy"},         {"max_dim", "Max"},    {"min_dim", "Min"},
+      {"gelu_tanh", "Gelu"},  // gelu's approximate='tanh'
       // the norms and pools as torch's native ops name them
       {"layer_norm", "NativeLayerNorm"}, {"batch_norm", "NativeBatchNorm"}, {"group_norm", "NativeGroupNorm"},
       {"max_pool2d", "MaxPool2DWithIndices"}, {"max_pool3d", "MaxPool3DWithIndices"}, {"avg_pool2d", "AvgPool2D"},

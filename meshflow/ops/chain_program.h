@@ -17,7 +17,7 @@
 // bfloat16 result rounds to bfloat16 exactly as the op's eager kernel rounds its float32
 // result); outputs store registers in their dtypes. So each value is bitwise what the op's
 // kernel on the device gives, its math being the functor's: the CPU's float32 exp, tanh,
-// sigmoid, gelu and silu (fast_math.h) are within a few ulps of it.
+// sigmoid, gelu (both forms) and silu (fast_math.h) are within a few ulps of it.
 //
 // What a program cannot express is not fused into one (chain_instruction says so): integer
 // and complex values, a chain mixing float64 with the narrower floats (a float32 <-> float64
@@ -51,7 +51,7 @@ enum class ChainRead : uint8_t {
 // An instruction's operation: an elementwise op (its functor), x, y and z its registers.
 enum class ChainOp : uint8_t {
   // f(x)
-  kNeg, kAbs, kRelu, kTrunc, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kGelu, kSilu, kSign, kRound, kFrac,
+  kNeg, kAbs, kRelu, kTrunc, kExp, kLog, kSqrt, kRsqrt, kTanh, kSigmoid, kGelu, kGeluTanh, kSilu, kSign, kRound, kFrac,
   kSin, kCos, kTan, kAsin, kAcos, kAtan, kSinh, kCosh, kAsinh, kAcosh, kAtanh, kErf, kErfc, kLog1p, kExpm1,
   kLog2, kLog10, kExp2, kReciprocal, kLogicalNot, kIsNan, kIsInf, kIsFinite,
   kCast,  // x itself: the rounding to the result's dtype is the cast
@@ -60,7 +60,7 @@ enum class ChainOp : uint8_t {
   // f(x, y), y the immediate a where `immediate` (the ops with a scalar)
   kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kPow, kPowScalar, kRPow, kAtan2, kHypot, kCopysign,
   kEq, kNe, kLt, kLe, kGt, kGe, kLogicalAnd, kLogicalOr, kLogicalXor,
-  kGeluBackward, kSiluBackward, kSigmoidBackward, kTanhBackward, kReluBackward,
+  kGeluBackward, kGeluTanhBackward, kSiluBackward, kSigmoidBackward, kTanhBackward, kReluBackward,
   kClampBackward, kHardtanhBackward,  // bounds a, b where has_a, has_b
   kLeakyReluBackward,  // slope a
   // f(x, y, z)
@@ -190,6 +190,7 @@ MF_HOST_DEVICE C step(const ChainInstruction& s, const C* r) {
     case ChainOp::kTanh: return Tanh{}(x);
     case ChainOp::kSigmoid: return Sigmoid{}(x);
     case ChainOp::kGelu: return Gelu{}(x);
+    case ChainOp::kGeluTanh: return GeluTanh{}(x);
     case ChainOp::kSilu: return Silu{}(x);
     case ChainOp::kSign: return Sign{}(x);
     case ChainOp::kRound: return Round{}(x);
@@ -243,6 +244,7 @@ MF_HOST_DEVICE C step(const ChainInstruction& s, const C* r) {
     case ChainOp::kLogicalOr: return truth(LogicalOr{}(x, y));
     case ChainOp::kLogicalXor: return truth(LogicalXor{}(x, y));
     case ChainOp::kGeluBackward: return GeluBackward{}(x, y);
+    case ChainOp::kGeluTanhBackward: return GeluTanhBackward{}(x, y);
     case ChainOp::kSiluBackward: return SiluBackward{}(x, y);
     case ChainOp::kSigmoidBackward: return SigmoidBackward{}(x, y);
     case ChainOp::kTanhBackward: return TanhBackward{}(x, y);

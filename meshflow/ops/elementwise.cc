@@ -9,8 +9,9 @@
 //   predicates:         isnan isinf isfinite: any dtype, a bool result
 //   where(cond, a, b):  cond of any dtype, nonzero meaning true; a and b of one dtype (bool too)
 //   unary:              neg abs relu trunc (every dtype); exp log sqrt rsqrt tanh sigmoid
-//                       (integers give float32, as torch does); gelu, exact erf form, and
-//                       silu, x sigmoid(x) (floats)
+//                       (integers give float32, as torch does); gelu, exact erf form,
+//                       gelu_tanh, torch's tanh approximation (gelu_tanh_backward(x, dy) its
+//                       gradient, ops/nn.cc), and silu, x sigmoid(x) (floats)
 //   math (torch's names, register_math_ops): the trigonometric, hyperbolic and erf families,
 //                       logs and exponentials of other bases, sign round frac, atan2 fmod remainder hypot
 //                       copysign binary_cross_entropy binary_cross_entropy_with_logits (per
@@ -1497,7 +1498,7 @@ void register_logical_ops(OpRegistry& r) {
   r.add(with_grad(where(), where_grad));
 }
 
-// neg abs relu trunc exp log sqrt rsqrt tanh sigmoid gelu silu and cast.
+// neg abs relu trunc exp log sqrt rsqrt tanh sigmoid gelu gelu_tanh silu and cast.
 void register_unary_ops(OpRegistry& r) {
   using V = const Var&;
   using I = Integers;
@@ -1523,7 +1524,7 @@ void register_unary_ops(OpRegistry& r) {
   // Piecewise constant: 0, as in torch.
   r.add(with_grad(unary<I::kKeep>("trunc", increasing(0), scalar::Trunc{}),
                   unary_grad([](V x, V, V, A) { return fn::zeros_like(x); })));
-  // exp, tanh, sigmoid, gelu and silu: float32 through fast_math's vectorizing forms.
+  // exp, tanh, sigmoid, gelu (both forms) and silu: float32 through fast_math's vectorizing forms.
   using fast_math::float32_by;
   r.add(with_grad(complex_unary(unary<I::kToFloat32>("exp", increasing(0), float32_by<fast_math::exp>(scalar::Exp{})),
                                 [](auto x) { return std::exp(x); }),
@@ -1566,6 +1567,19 @@ void register_unary_ops(OpRegistry& r) {
                     const Var cdf = fn::mul_scalar(fn::add_scalar(call1("erf", {fn::mul_scalar(x, M_SQRT1_2)}), 1), 0.5);
                     const Var pdf = fn::mul_scalar(fn::exp(fn::mul_scalar(fn::mul(x, x), -0.5)), 0.5 * M_2_SQRTPI * M_SQRT1_2);
                     return fn::mul(dy, fn::add(cdf, fn::mul(x, pdf)));
+                  })));
+  // torch's tanh approximation (F.gelu's approximate='tanh'), one pass each way.
+  r.add(with_grad(unary<I::kReject>("gelu_tanh", {}, float32_by<fast_math::gelu_tanh>(scalar::GeluTanh{})),
+                  unary_grad([](V x, V, V dy, A) {
+                    if (!grad_enabled()) return call1("gelu_tanh_backward", {x, dy});
+                    // A create_graph backward: scalar::gelu_tanh_slope in differentiable ops.
+                    const double beta = M_SQRT2 * M_2_SQRTPI * 0.5, kappa = 0.044715;
+                    const Var square = fn::mul(x, x);
+                    const Var t = fn::tanh(fn::mul_scalar(fn::add(x, fn::mul_scalar(fn::mul(square, x), kappa)), beta));
+                    const Var inner_slope = fn::mul_scalar(fn::add_scalar(fn::mul_scalar(square, 3 * kappa), 1), beta);
+                    const Var t_slope = fn::add_scalar(fn::neg(fn::mul(t, t)), 1);
+                    const Var slope = fn::mul_scalar(fn::add(fn::add_scalar(t, 1), fn::mul(x, fn::mul(t_slope, inner_slope))), 0.5);
+                    return fn::mul(dy, slope);
                   })));
   r.add(with_grad(unary<I::kReject>("silu", {}, float32_by<fast_math::silu>(scalar::Silu{})),
                   unary_grad([](V x, V, V dy, A) {

@@ -463,8 +463,29 @@ MF_SCALAR1(Gelu, T, x * normal_cdf(x))
 // x sigmoid(x).
 MF_SCALAR1(Silu, T, x * logistic(x))
 
+// torch's tanh approximation of gelu, in the order of operations of its CPU kernel, which
+// values within float32's rounding of torch's need: 0.5 x (1 + t) with t = tanh(b (x + k x^3)),
+// b = sqrt(2 / pi), k = 0.044715; its slope 0.5 (1 + t) + 0.5 x (1 - t^2) b (1 + 3 k x^2).
+// Given t, so that the CPU's float32 kernels pass fast_math's tanh.
+template <typename T>
+MF_HOST_DEVICE T gelu_tanh_inner(T x) {
+  return static_cast<T>(M_SQRT2 * M_2_SQRTPI * 0.5) * (x + static_cast<T>(0.044715) * (x * x * x));
+}
+template <typename T>
+MF_HOST_DEVICE T gelu_tanh_of(T x, T t) {
+  return static_cast<T>(0.5) * x * (1 + t);
+}
+template <typename T>
+MF_HOST_DEVICE T gelu_tanh_slope(T x, T t) {
+  const T half = static_cast<T>(0.5), beta = static_cast<T>(M_SQRT2 * M_2_SQRTPI * 0.5);
+  const T inner_slope = beta * (1 + static_cast<T>(3) * static_cast<T>(0.044715) * (x * x));
+  return half * (1 + t) + half * x * (1 - t * t) * inner_slope;
+}
+MF_SCALAR1(GeluTanh, T, gelu_tanh_of(x, std::tanh(gelu_tanh_inner(x))))
+
 // The activations' backward ops, dx from (x or the output y, dy): gelu's dy (Phi(x) + x
-// phi(x)) with phi(x) = exp(-x^2 / 2) / sqrt(2 pi); silu's dy s (1 + x (1 - s)) with s =
+// phi(x)) with phi(x) = exp(-x^2 / 2) / sqrt(2 pi); its tanh approximation's dy
+// gelu_tanh_slope(x, t); silu's dy s (1 + x (1 - s)) with s =
 // sigmoid(x); from the output, sigmoid's dy y (1 - y) and tanh's dy (1 - y^2); relu's dy
 // where y > 0, else 0 (dy passes where y is NaN).
 struct GeluBackward {
@@ -472,6 +493,12 @@ struct GeluBackward {
   MF_HOST_DEVICE T operator()(T x, T dy) const {
     const T density = static_cast<T>(M_2_SQRTPI * M_SQRT1_2 / 2) * std::exp(static_cast<T>(-0.5) * x * x);
     return dy * (normal_cdf(x) + x * density);
+  }
+};
+struct GeluTanhBackward {
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x, T dy) const {
+    return dy * gelu_tanh_slope(x, std::tanh(gelu_tanh_inner(x)));
   }
 };
 struct SiluBackward {

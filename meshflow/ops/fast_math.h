@@ -3,7 +3,7 @@
 // them vectorize: no libm call in float32, and comparisons only to select between values
 // computed either way (a libm call or a branch keeps GCC from vectorizing). float64 calls
 // libm, for exact gradient checks. The ops' float32 forms of exp, sigmoid, tanh, silu and gelu
-// (and their gradients) stand in for their functors in elementwise_math.h on the CPU
+// (both forms, and their gradients) stand in for their functors in elementwise_math.h on the CPU
 // (float32_by), which define the ops' math for every dtype and device.
 #pragma once
 
@@ -12,6 +12,8 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+
+#include "meshflow/ops/elementwise_math.h"
 
 namespace mf::fast_math {
 
@@ -197,6 +199,13 @@ MF_ALWAYS_INLINE float gelu_grad(float x) {
   float density;
   const float cdf = normal_cdf_and_density(x, density);
   return cdf + x * density;
+}
+
+// gelu's tanh approximation and its slope, elementwise_math.h's formulas through this tanh.
+MF_ALWAYS_INLINE float gelu_tanh(float x) { return scalar::gelu_tanh_of(x, tanh(scalar::gelu_tanh_inner(x))); }
+
+MF_ALWAYS_INLINE float gelu_tanh_grad(float x) {
+  return scalar::gelu_tanh_slope(x, tanh(scalar::gelu_tanh_inner(x)));
 }
 
 // An op's functor `f` (elementwise_math.h) with float32 through kFast, this file's

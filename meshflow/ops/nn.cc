@@ -15,8 +15,8 @@
 //   layer_norm_backward(x[, weight], dy; the forward's attributes) -> dx[, dweight][, dbias]
 //     (dweight when has_weight, dbias when has_bias): S(k), B, S(k) -> S(k), P, P for every
 //     leading dim k;  B, B, P -> P, P, P (linear in dy).
-//   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, silu_backward(x, dy) for
-//     its silu; from the output y: relu_backward(y, dy) (dy where y > 0, else 0),
+//   gelu_backward(x, dy) -> dx for elementwise.cc's exact (erf) gelu, gelu_tanh_backward(x,
+//     dy) for its gelu_tanh, silu_backward(x, dy) for its silu; from the output y: relu_backward(y, dy) (dy where y > 0, else 0),
 //     sigmoid_backward(y, dy) (dy y (1 - y)), tanh_backward(y, dy) (dy (1 - y^2)); each one
 //     pass, floating, dy of x's (y's) shape or broadcast to it (a sum's gradient): S(k), S(k)
 //     -> S(k) for every k (B for dy where it has size 1 there);  B, P -> P.
@@ -502,9 +502,10 @@ std::vector<Var> layer_norm_grad(const GradContext& g) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// gelu_backward, silu_backward, sigmoid_backward, tanh_backward, relu_backward
+// gelu_backward, gelu_tanh_backward, silu_backward, sigmoid_backward, tanh_backward, relu_backward
 
 constexpr const char* kGeluBackward = "gelu_backward";
+constexpr const char* kGeluTanhBackward = "gelu_tanh_backward";
 constexpr const char* kSiluBackward = "silu_backward";
 constexpr const char* kSigmoidBackward = "sigmoid_backward";
 constexpr const char* kTanhBackward = "tanh_backward";
@@ -544,6 +545,19 @@ decltype(OpDef::kernel) activation_backward_kernel(F f) {
       }
     });
     return std::vector<Tensor>{out};
+  };
+}
+
+// A backward functor `f(x, dy)` (elementwise_math.h) with float32 through dy kSlope(x), kSlope
+// fast_math's vectorizing form of the slope (always inlined, as fast_math::float32_by's lambda).
+template <float (*kSlope)(float), typename F>
+auto float32_slope_by(F f) {
+  return [f](auto x, auto dy) __attribute__((always_inline)) {
+    if constexpr (std::is_same_v<decltype(x), float>) {
+      return dy * kSlope(x);
+    } else {
+      return f(x, dy);
+    }
   };
 }
 
@@ -1333,21 +1347,13 @@ void register_nn_ops(OpRegistry& r) {
   r.add(with_grad(make_op(kLayerNorm, layer_norm_infer, layer_norm_signatures, layer_norm_kernel), layer_norm_grad));
   r.add(make_op(kLayerNormBackward, layer_norm_backward_infer, layer_norm_backward_signatures,
                 layer_norm_backward_kernel));
-  // Float32's gelu and silu gradients through fast_math's vectorizing forms of the functors.
-  r.add(activation_backward(kGeluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
-                               if constexpr (std::is_same_v<decltype(x), float>) {
-                                 return dy * fast_math::gelu_grad(x);
-                               } else {
-                                 return scalar::GeluBackward{}(x, dy);
-                               }
-                             })));
-  r.add(activation_backward(kSiluBackward, "x", activation_backward_kernel([](auto x, auto dy) {
-                               if constexpr (std::is_same_v<decltype(x), float>) {
-                                 return dy * fast_math::silu_grad(x);
-                               } else {
-                                 return scalar::SiluBackward{}(x, dy);
-                               }
-                             })));
+  // Float32's gelu (both forms) and silu gradients through fast_math's vectorizing forms of the functors.
+  r.add(activation_backward(kGeluBackward, "x", activation_backward_kernel(
+      float32_slope_by<fast_math::gelu_grad>(scalar::GeluBackward{}))));
+  r.add(activation_backward(kGeluTanhBackward, "x", activation_backward_kernel(
+      float32_slope_by<fast_math::gelu_tanh_grad>(scalar::GeluTanhBackward{}))));
+  r.add(activation_backward(kSiluBackward, "x", activation_backward_kernel(
+      float32_slope_by<fast_math::silu_grad>(scalar::SiluBackward{}))));
   // The forms of elementwise.cc's composite gradients (the same values).
   r.add(activation_backward(kSigmoidBackward, "y", activation_backward_kernel(scalar::SigmoidBackward{})));
   r.add(activation_backward(kTanhBackward, "y", activation_backward_kernel(scalar::TanhBackward{})));

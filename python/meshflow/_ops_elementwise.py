@@ -494,18 +494,10 @@ isfinite = _unary("isfinite", "Whether each element is neither infinite nor NaN,
 def gelu(input, approximate="none"):
     """x * Phi(x) with Phi the standard normal CDF: the exact erf form ('none', torch's
     default; floats only) or torch's tanh approximation 0.5 x (1 + tanh(sqrt(2 / pi) (x +
-    0.044715 x^3))) ('tanh', composed of ops)."""
-    if approximate == "tanh":
-        return _gelu_tanh(input)
-    if approximate != "none":
+    0.044715 x^3))) ('tanh', the op gelu_tanh)."""
+    if approximate not in ("none", "tanh"):
         raise _C.OpError(f"gelu: approximate={approximate!r}; expected 'none' or 'tanh'")
-    return apply("gelu", [input])[0]
-
-
-@_halves_in_float32()
-def _gelu_tanh(input):
-    inner = (input + input * input * input * 0.044715) * 0.7978845608028654  # sqrt(2 / pi)
-    return input * (tanh(inner) + 1.0) * 0.5
+    return apply("gelu" if approximate == "none" else "gelu_tanh", [input])[0]
 
 
 def cast(input, dtype):

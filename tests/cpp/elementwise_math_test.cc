@@ -145,7 +145,8 @@ auto first(F f) {
 }
 
 // fast_math's float32 forms: exp, sigmoid, tanh and silu within a few ulps; gelu (and the
-// gradients of gelu and silu) within the polynomial erf's error.
+// gradients of gelu and silu) within the polynomial erf's error; gelu_tanh and its gradient
+// within that too (1 + tanh cancels below 0, where an ulp of tanh is one of 1).
 constexpr Tolerance kFewUlps{6e-7, 0}, kPolynomial{2e-5, 2e-7};
 
 template <typename T>
@@ -187,6 +188,7 @@ void check_float_ops() {
   check<T, 1>("tanh", first(scalar::Tanh{}), f32 ? kFewUlps : exact);
   check<T, 1>("sigmoid", first(scalar::Sigmoid{}), f32 ? kFewUlps : exact);
   check<T, 1>("gelu", first(scalar::Gelu{}), f32 ? kPolynomial : exact);
+  check<T, 1>("gelu_tanh", first(scalar::GeluTanh{}), f32 ? kPolynomial : exact);
   check<T, 1>("silu", first(scalar::Silu{}), f32 ? kFewUlps : exact);
   check<T, 1>("sin", first(scalar::Sin{}));
   check<T, 1>("atanh", first(scalar::Atanh{}));
@@ -195,6 +197,7 @@ void check_float_ops() {
   check<T, 1>("lgamma", first(scalar::Lgamma{}));
   check<T, 1>("erfcx", first(scalar::Erfcx{}));
   check<T, 2>("gelu_backward", scalar::GeluBackward{}, f32 ? kPolynomial : exact);
+  check<T, 2>("gelu_tanh_backward", scalar::GeluTanhBackward{}, f32 ? kPolynomial : exact);
   check<T, 2>("silu_backward", scalar::SiluBackward{}, f32 ? kPolynomial : exact);
   check<T, 2>("sigmoid_backward", scalar::SigmoidBackward{});
   check<T, 2>("tanh_backward", scalar::TanhBackward{});

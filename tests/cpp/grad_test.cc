@@ -79,7 +79,7 @@ std::vector<GradCall> binary_calls() {
 std::vector<GradCall> unary_calls() {
   const Tensor x = away_from_zero({4, 3}, 1), px = positive({4, 3}, 1);
   std::vector<GradCall> calls;
-  for (const char* op : {"neg", "abs", "relu", "trunc", "exp", "tanh", "sigmoid", "gelu", "silu"}) {
+  for (const char* op : {"neg", "abs", "relu", "trunc", "exp", "tanh", "sigmoid", "gelu", "gelu_tanh", "silu"}) {
     calls.push_back({op, {x}});
   }
   for (const char* op : {"log", "sqrt", "rsqrt"}) calls.push_back({op, {px}});

@@ -548,11 +548,11 @@ TEST(NnRows, EveryLengthEqualsPlainLoops) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// gelu_backward(x, dy), silu_backward(x, dy), relu_backward(y, dy), sigmoid_backward(y, dy),
-// tanh_backward(y, dy)
+// gelu_backward(x, dy), gelu_tanh_backward(x, dy), silu_backward(x, dy), relu_backward(y, dy),
+// sigmoid_backward(y, dy), tanh_backward(y, dy)
 
-constexpr const char* kActivationBackwardOps[] = {"gelu_backward", "silu_backward", "relu_backward",
-                                                  "sigmoid_backward", "tanh_backward"};
+constexpr const char* kActivationBackwardOps[] = {"gelu_backward", "gelu_tanh_backward", "silu_backward",
+                                                  "relu_backward", "sigmoid_backward", "tanh_backward"};
 
 TEST(NnActivationBackward, EverySignatureMatchesOneDevice) {
   for (const char* op : kActivationBackwardOps) {
@@ -584,7 +584,7 @@ TEST(NnActivationBackward, ReluBackwardPassesDyWhereTheOutputIsPositive) {
 TEST(NnActivationBackward, SignaturesAndBadInput) {
   const TensorMeta x{{4, 6}, DType::kFloat32};
   for (const std::string op : kActivationBackwardOps) {
-    const std::string saved = op == "gelu_backward" || op == "silu_backward" ? "x" : "y";
+    const std::string saved = op == "gelu_backward" || op == "gelu_tanh_backward" || op == "silu_backward" ? "x" : "y";
     EXPECT_EQ(one_axis(op, {x, x}, {}),
               (std::vector<std::string>{"(S(0)), (S(0)) -> (S(0))", "(S(1)), (S(1)) -> (S(1))", "(B), (P) -> (P)",
                                         "(B), (B) -> (B)"}));

@@ -47,7 +47,8 @@ def test_backward_create_graph_makes_grad_differentiable_and_retains_the_graph()
 
 UNARY = {
     "tanh": mf.tanh, "sigmoid": mf.sigmoid, "exp": mf.exp, "log": lambda x: mf.log(x.abs() + 0.5),
-    "sqrt": lambda x: (x * x + 1).sqrt(), "relu": F.relu, "gelu": F.gelu, "silu": F.silu,
+    "sqrt": lambda x: (x * x + 1).sqrt(), "relu": F.relu, "gelu": F.gelu,
+    "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"), "silu": F.silu,
     "softplus": F.softplus,
     "pow": lambda x: x ** 3, "div": lambda x: 1 / (x * x + 1), "softmax": lambda x: F.softmax(x, dim=1),
     "log_softmax": lambda x: F.log_softmax(x, dim=-1), "sum_mean": lambda x: x.sum(0) * x.mean(1).sum(),

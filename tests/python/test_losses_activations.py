@@ -130,6 +130,36 @@ def test_activations():
         nn.GELU(approximate="fast")
 
 
+# torch 2.15's F.gelu(x, approximate="tanh") in float32 on X32, and x.grad for the output
+# gradient DY32 (torch is not a test dependency: its values are stored).
+X32 = [-6.0, -5.25, -4.5, -3.75, -3.0, -2.25, -1.5, -0.75, 0.0, 0.75, 1.5, 2.25, 3.0, 3.75, 4.5, 5.25, 6.0, -3.5,
+       -0.30000001192092896, 0.0010000000474974513, 0.699999988079071, 2.5, 9.0]
+TORCH_GELU_TANH = [
+    -0.0, -0.0, -5.0961971282958984e-06, -0.00021927058696746826, -0.0036374330520629883, -0.027201354503631592,
+    -0.10042843222618103, -0.17003947496414185, 0.0, 0.5799605846405029, 1.3995715379714966, 2.2227985858917236,
+    2.9963626861572266, 3.7497806549072266, 4.49999475479126, 5.25, 6.0, -0.0006161481142044067,
+    -0.11462908238172531, 0.0005003989790566266, 0.5305701494216919, 2.4849157333374023, 9.0]
+DY32 = np.linspace(-1, 1.5, len(X32), dtype=np.float32)
+TORCH_GELU_TANH_GRAD = [
+    -0.0, -0.0, 2.2479296603705734e-05, 0.0006270855665206909, 0.0063187070190906525, 0.025872204452753067,
+    0.04063526168465614, -0.00021717356867156923, -0.04545453190803528, 0.022703174501657486, 0.1537787914276123,
+    0.2649786174297333, 0.36784878373146057, 0.4777267575263977, 0.5909262299537659, 0.7045454382896423,
+    0.8181818127632141, -0.0022572819143533707, 0.27987292408943176, 0.5804702639579773, 1.2426364421844482,
+    1.4389784336090088, 1.5]
+
+
+def test_gelu_tanh_in_float32_is_torchs():
+    """One op each way (gelu_tanh, gelu_tanh_backward), torch's formula in its order: within
+    float32's rounding of torch's values (an ulp of 1 where 1 + tanh cancels, below 0)."""
+    x = mf.tensor(np.array(X32, np.float32), requires_grad=True)
+    y = F.gelu(x, approximate="tanh")
+    assert y.dtype == mf.float32 and y.grad_fn.name() == "GeluBackward0"
+    y.backward(mf.tensor(DY32))
+    # An ulp of tanh near -1 (6e-8) times |x| <= 4 where it matters.
+    np.testing.assert_allclose(y.numpy(), TORCH_GELU_TANH, rtol=5e-7, atol=2.4e-7)
+    np.testing.assert_allclose(x.grad.numpy(), TORCH_GELU_TANH_GRAD, rtol=5e-7, atol=2.4e-7)
+
+
 def test_softmax_along_an_int_dim_is_one_c_call():
     from meshflow import _C
     from meshflow._tensor import Tensor

@@ -8,7 +8,7 @@
 // take few or no divisions per element.
 //
 // Float32 computes with the float functions (expf, logf, ...) and float64 with the double
-// ones, as the functors say; the CPU's float32 exp, tanh, sigmoid, gelu and silu use
+// ones, as the functors say; the CPU's float32 exp, tanh, sigmoid, gelu (both forms) and silu use
 // ops/fast_math.h's vectorizing forms instead, within a few ulps of them.
 #include <cuda_runtime.h>
 
@@ -548,6 +548,8 @@ void add_elementwise_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "sigmoid", unary<scalar::Sigmoid, I::kToFloat32>("sigmoid"));
   r.add_kernel("cuda", "gelu", unary<scalar::Gelu, I::kReject>("gelu"));
   r.add_kernel("cuda", "gelu_backward", activation_backward<scalar::GeluBackward>("gelu_backward"));
+  r.add_kernel("cuda", "gelu_tanh", unary<scalar::GeluTanh, I::kReject>("gelu_tanh"));
+  r.add_kernel("cuda", "gelu_tanh_backward", activation_backward<scalar::GeluTanhBackward>("gelu_tanh_backward"));
   r.add_kernel("cuda", "silu", unary<scalar::Silu, I::kReject>("silu"));
   r.add_kernel("cuda", "silu_backward", activation_backward<scalar::SiluBackward>("silu_backward"));
   r.add_kernel("cuda", "sigmoid_backward", activation_backward<scalar::SigmoidBackward>("sigmoid_backward"));
