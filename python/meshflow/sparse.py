@@ -9,7 +9,7 @@ import functools
 import math
 import numbers
 
-from . import _dtype
+from . import _C, _dtype
 from ._ops_port import layout as _layout
 from ._tensor import Size as _Size, Tensor as _Tensor
 
@@ -340,9 +340,12 @@ def _install(mf):
     matmul_ = functools.update_wrapper(lambda input, other, **kwargs: with_sparse(dense_matmul, input, other, **kwargs),
                                        dense_matmul)
     mf.mm, mf.matmul, mf.spmm = mm_, matmul_, mm_  # torch.spmm: mm of a sparse (or dense) first operand
-    dense_operator = _Tensor.__matmul__
-    _Tensor.__matmul__ = functools.update_wrapper(lambda self, other: with_sparse(dense_operator, self, other),
-                                                  dense_operator)  # dense @ sparse
+    # dense @ sparse: the C method keeps its one-call path for two Tensors, and falls back to
+    # a matmul that takes a sparse operand (a SparseTensor is no Tensor, so it falls back)
+    fallback = functools.update_wrapper(lambda self, other: with_sparse(_ops_matmul.matmul, self, other),
+                                        _ops_matmul.matmul)
+    _Tensor.__matmul__ = _Tensor.matmul = functools.update_wrapper(
+        _C.tensor_method("matrices", "matmul", None, fallback), _ops_matmul.matmul)
     mf.sparse_coo_tensor, mf.sparse_coo = sparse_coo_tensor, sparse_coo
     _Tensor.to_sparse = _to_sparse
     _Tensor.to_sparse_coo = _to_sparse
