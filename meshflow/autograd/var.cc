@@ -1262,11 +1262,12 @@ class LeafGradients {
 // them: a leaf on an edge of torch's node first, one behind a node torch records in between
 // (the TBackward0 of Linear's weight) after it, so that post-accumulate-grad hooks fire in
 // torch's order (a Linear's bias before its weight). Only nodes recorded for display (no
-// backward of their own) are looked through.
+// backward of their own) are looked through. Empty for a node that shows no other graph
+// (most of them): its inputs in order, without allocating.
 std::vector<size_t> delivery_order(const Node& node) {
+  if (!node.shown_inputs) return {};
   std::vector<size_t> order(node.inputs.size());
   std::iota(order.begin(), order.end(), size_t{0});
-  if (!node.shown_inputs) return order;
   std::unordered_map<const VarImpl*, size_t> depth;
   std::vector<const std::vector<Edge>*> level{&*node.shown_inputs};
   for (size_t d = 0; !level.empty(); ++d) {
@@ -1335,7 +1336,9 @@ void Var::backward(const Var& grad, bool retain_graph, bool create_graph) const 
     if (!runs(node)) continue;  // a target node that leads to no other target
     visited.push_back(node);
     const std::vector<Var> input_grads = run_backward(*node, grads);
-    for (size_t i : delivery_order(*node)) {
+    const std::vector<size_t> order = delivery_order(*node);
+    for (size_t k = 0; k < node->inputs.size(); ++k) {
+      const size_t i = order.empty() ? k : order[k];
       const Edge& e = node->inputs[i];
       if (targets && !(e.leaf ? targets->leaves.count(e.leaf.get()) : e.node && reached(e.node.get()))) continue;
       if (e.leaf) {
