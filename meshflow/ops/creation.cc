@@ -6,7 +6,12 @@
 //                                (check_fill_value; "checked", a bool: even into one half
 //                                element); halves are its own, not widened
 //   arange                       "start", "end", "step", "dtype": start + i * step for
-//                                i < ceil((end - start) / step)
+//                                i < ceil((end - start) / step), rounded as torch's
+//                                (ops/range_math.h)
+//   linspace                     "start", "end", "steps" (>= 0), "dtype" (real): steps
+//                                values from start to end, both included, as torch's
+//                                (ops/range_math.h)
+//   logspace                     and "base": base ** linspace's values, as torch's
 //   rand, randn                  "shape", "dtype" (float32 or float64), "seed", "offset"
 //                                (creation.h): uniform in [0, 1), standard normal
 //   randperm                     "n", "dtype" (int32 or int64), "seed", "offset": a random
@@ -36,6 +41,7 @@
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
 #include "meshflow/ops/norm_math.h"
+#include "meshflow/ops/range_math.h"
 #include "meshflow/ops/registry.h"
 
 namespace mf {
@@ -217,18 +223,63 @@ TensorMeta arange_meta(const std::string& op, const Attrs& attrs) {
 
 void arange_fill(const Tensor& out, const KernelContext& ctx) {
   const double start = ctx.attrs.get_float("start"), step = ctx.attrs.get_float("step");
-  const std::optional<int64_t> start_int = exact_int(ctx.attrs, "start"), step_int = exact_int(ctx.attrs, "step");
   const Box& box = ctx.output_boxes[0];
   const Shape& logical = ctx.outputs[0].shape;
   visit_numbers(out.dtype(), [&](auto v) {
     using T = decltype(v);
-    if (std::is_integral_v<T> && start_int && step_int) {  // exact beyond 2^53
-      const int64_t first = *start_int, stride = *step_int;
-      fill_by_logical_index<T>(out, box, logical, [&](int64_t i) { return static_cast<T>(first + i * stride); });
+    if constexpr (std::is_integral_v<T>) {  // exact beyond 2^53, wrapping as torch's
+      const uint64_t first = static_cast<uint64_t>(arange_int(ctx.attrs, "start"));
+      const uint64_t stride = static_cast<uint64_t>(arange_int(ctx.attrs, "step"));
+      fill_by_logical_index<T>(out, box, logical, [&](int64_t i) {
+        return static_cast<T>(static_cast<int64_t>(first + static_cast<uint64_t>(i) * stride));
+      });
     } else {
+      const int64_t n = logical[0];
       fill_by_logical_index<T>(out, box, logical,
-                               [&](int64_t i) { return static_cast<T>(start + static_cast<double>(i) * step); });
+                               [&](int64_t i) { return rangemath::arange_value<T>(start, step, i, n); });
     }
+  });
+}
+
+// ---- linspace ----
+
+// linspace's and logspace's.
+TensorMeta spaced_meta(const std::string& op, const Attrs& attrs) {
+  const double start = attrs.get_float("start"), end = attrs.get_float("end");
+  if (!std::isfinite(start) || !std::isfinite(end)) {
+    op_error(op, "start and end must be finite, got " + number_text(start) + " and " + number_text(end));
+  }
+  const int64_t steps = attrs.get_int("steps");
+  if (steps < 0) op_error(op, "steps " + std::to_string(steps) + "; expected steps >= 0");
+  const DType dtype = dtype_of(op, attrs);
+  if (dtype == DType::kBool || is_complex(dtype)) {
+    op_error(op, std::string("dtype ") + dtype_name(dtype) + " is not supported; expected a real number dtype");
+  }
+  kernel::check_fits(op, "start", attrs, dtype);
+  kernel::check_fits(op, "end", attrs, dtype);
+  return {{steps}, dtype};
+}
+
+void linspace_fill(const Tensor& out, const KernelContext& ctx) {
+  const double start = ctx.attrs.get_float("start"), end = ctx.attrs.get_float("end");
+  const int64_t steps = ctx.attrs.get_int("steps");
+  visit_numbers(out.dtype(), [&](auto v) {
+    using T = decltype(v);
+    const auto l = rangemath::linspace_of<T>(start, end, steps);
+    fill_by_logical_index<T>(out, ctx.output_boxes[0], ctx.outputs[0].shape,
+                             [&](int64_t i) { return rangemath::to_element<T>(rangemath::linspace_value(l, i)); });
+  });
+}
+
+void logspace_fill(const Tensor& out, const KernelContext& ctx) {
+  const double start = ctx.attrs.get_float("start"), end = ctx.attrs.get_float("end");
+  const double base = ctx.attrs.get_float("base");
+  const int64_t steps = ctx.attrs.get_int("steps");
+  visit_numbers(out.dtype(), [&](auto v) {
+    using T = decltype(v);
+    const auto l = rangemath::logspace_of<T>(start, end, base, steps);
+    fill_by_logical_index<T>(out, ctx.output_boxes[0], ctx.outputs[0].shape,
+                             [&](int64_t i) { return rangemath::to_element<T>(rangemath::logspace_value(l, i)); });
   });
 }
 
@@ -501,6 +552,10 @@ RandomCall next_random_call(int64_t numel) {
   return call;
 }
 
+int64_t arange_int(const Attrs& attrs, const std::string& key) {
+  return kernel::exact_int(attrs, key).value_or(rangemath::truncated_int(attrs.get_float(key)));
+}
+
 void register_creation_ops(OpRegistry& r) {
   r.add(constant_op("zeros", 0.0));
   r.add(constant_op("ones", 1.0));
@@ -508,6 +563,11 @@ void register_creation_ops(OpRegistry& r) {
   OpDef arange = creation_op("arange", arange_meta, false, arange_fill);
   arange.small_ints = true;
   r.add(std::move(arange));
+  for (auto [name, fill] : {std::pair<const char*, Fill>{"linspace", linspace_fill}, {"logspace", logspace_fill}}) {
+    OpDef spaced = creation_op(name, spaced_meta, false, fill);
+    spaced.small_ints = true;
+    r.add(std::move(spaced));
+  }
   r.add(random_op("rand", [](uint64_t seed, uint64_t counter, int64_t n, auto* out) { uniforms(seed, counter, n, out); }));
   // Box-Muller; 1 - u lies in (0, 1], so the log is finite.
   r.add(random_op("randn", [](uint64_t seed, uint64_t counter, int64_t n, auto* out) {

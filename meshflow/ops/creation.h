@@ -17,9 +17,12 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace mf {
+
+class Attrs;
 
 // The state starts as if manual_seed(kDefaultSeed) had been called.
 constexpr uint64_t kDefaultSeed = 67280421310721;  // PyTorch's default seed
@@ -60,5 +63,9 @@ std::vector<int64_t> random_permutation(int64_t n, uint64_t seed, uint64_t offse
 // drew from, shuffle with it, so a program reads the samples torch's reads (its losses are
 // torch's); meshflow's own random ops draw from philox (random_permutation).
 std::vector<int64_t> torch_cpu_permutation(int64_t n, uint64_t seed, uint64_t drawn = 0);
+
+// An integer arange's start or step (attribute `key` of the op "arange"), for the CPU's kernel
+// and the GPU's: exact where an int attribute, else truncated as torch's (ops/range_math.h).
+int64_t arange_int(const Attrs& attrs, const std::string& key);
 
 }  // namespace mf

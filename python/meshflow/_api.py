@@ -677,11 +677,6 @@ def rot90(input, k=1, dims=(0, 1)):
     return input
 
 
-def logspace(start, end, steps, base=10.0, dtype=None, device=None):
-    from ._ops_creation import linspace
-    return (linspace(start, end, steps, dtype=_dtype.float64, device=device) * _np.log(base)).exp().to(
-        dtype or get_default_dtype())
-
 
 def cross(input, other, dim=None):
     """The cross product of 3-vectors along dim (the first dim of size 3 when None)."""
@@ -854,7 +849,7 @@ def get_num_threads():
 __all__ += ["addmm", "baddbmm", "addcmul", "addcdiv", "diagonal", "trace", "swapaxes", "atleast_1d", "atleast_2d",
             "hstack", "vstack", "column_stack", "broadcast_shapes", "broadcast_tensors", "logaddexp", "logit",
             "sinc", "deg2rad", "rad2deg", "fmax", "fmin", "true_divide", "float_power", "std_mean", "var_mean",
-            "aminmax", "diff", "tensor_split", "hsplit", "vsplit", "dsplit", "rot90", "logspace", "cross", "dist",
+            "aminmax", "diff", "tensor_split", "hsplit", "vsplit", "dsplit", "rot90", "cross", "dist",
             "cdist", "kron", "tensordot", "bucketize", "searchsorted", "isin", "signbit", "heaviside", "cummax", "cummin",
             "seed", "initial_seed", "set_printoptions", "set_num_threads", "get_num_threads"]
 for _name in ("addmm", "baddbmm", "addcmul", "addcdiv", "diagonal", "trace", "swapaxes", "logaddexp", "logit",

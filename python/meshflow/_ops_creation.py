@@ -19,7 +19,7 @@ from ._promotion import get_default_dtype
 from ._tensor import Tensor, _check_placement, apply
 
 __all__ = ["zeros", "ones", "full", "arange", "rand", "randn", "manual_seed", "get_rng_state", "set_rng_state",
-           "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "eye", "linspace"]
+           "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "eye", "linspace", "logspace"]
 
 
 def _dim(d):
@@ -253,27 +253,16 @@ def eye(n, m=None, dtype=None, placement=None, sbp=None, device=None):
 
 
 def linspace(start, end, steps, dtype=None, placement=None, sbp=None, device=None):
-    """`steps` values from start to end, evenly spaced, both ends included (torch's)."""
-    steps = int(steps)
-    if steps < 0:
-        raise _C.OpError(f"linspace: steps {steps}; expected steps >= 0")
-    from ._ops_elementwise import where
-    dtype = dtype or get_default_dtype()
-    start, end = float(start), float(end)
-    if dtype == _dtype.float32:
-        # torch's float32 kernel takes its ends and step in float32 and fuses each step's
-        # multiply-add; the float64 multiply below is exact and its add rounds as the fused one,
-        # so the values are torch's bits (grids built on them sample the same pixels at ties).
-        start, end = float(_np.float32(start)), float(_np.float32(end))
-        step = float(_np.float32(_np.float32(end - start) / _np.float32(max(steps - 1, 1))))
-    else:
-        step = (end - start) / (steps - 1) if steps > 1 else 0.0
-    # torch's: the first half counted from start, the second back from end (so both ends are
-    # exact; one step is start), in float64, then converted (an integer dtype truncates each
-    # value: its linspace(0, 10, 4) is 0, 3, 6, 10).
-    i = arange(steps, dtype=_dtype.float64, placement=placement, sbp=sbp, device=device)
-    values = where(i < max(steps // 2, 1), i * step + start, (i - (steps - 1)) * step + end)
-    return values.to(dtype)
+    """`steps` values from start to end, evenly spaced, both ends included: torch's values bit
+    for bit (ops/range_math.h)."""
+    attrs = {"start": float(start), "end": float(end), "steps": int(steps)}  # 0-d tensors too
+    return _create("linspace", attrs, dtype or get_default_dtype(), placement, sbp, device)
+
+
+def logspace(start, end, steps, base=10.0, dtype=None, placement=None, sbp=None, device=None):
+    """base ** linspace(start, end, steps): torch's values bit for bit (ops/range_math.h)."""
+    attrs = {"start": float(start), "end": float(end), "steps": int(steps), "base": float(base)}
+    return _create("logspace", attrs, dtype or get_default_dtype(), placement, sbp, device)
 
 
 def empty(*args, size=None, dtype=None, placement=None, sbp=None, device=None):

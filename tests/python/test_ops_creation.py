@@ -1,5 +1,9 @@
 """Creation ops on local tensors against NumPy: zeros, ones, full, arange; rand and randn
-(range, moments, seeding); bad input. Global tensors: tests/python/distributed/."""
+(range, moments, seeding); bad input. arange and linspace against torch's values (stored) and
+the rule that makes them (ops/range_math.h). Global tensors: tests/python/distributed/."""
+import hashlib
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -52,6 +56,90 @@ def test_arange_ints_like_numpy(args):
 def test_arange_floats_like_numpy(args):
     check(mf.arange(*args), np.arange(*args, dtype=np.float64).astype(np.float32), rtol=1e-6)
     check(mf.arange(*args, dtype=mf.float64), np.arange(*args, dtype=np.float64), rtol=1e-12)
+
+
+# torch 2.x's CPU values: (op, args, dtype, numel, sha256 of the bytes, first 16 hex digits).
+TORCH_RANGES = [
+    ("arange", (10, 0, -0.3), "float32", 34, "f3e36742ac91efc3"),
+    ("arange", (0, 1000.0, 0.37), "float32", 2703, "4587bbca76f6ff97"),
+    ("arange", (0, 1000.0, 0.37), "float64", 2703, "d0857f5b5d06f5c3"),
+    ("arange", (3, 500, 1.1), "float64", 452, "280e76d580ba30db"),
+    ("arange", (-7.5, 20000.25, 0.75), "float32", 26677, "4d69ca64d5ecb658"),
+    ("arange", (0, 5.5, 0.5), "int64", 11, "10eef285deef7a4b"),
+    ("arange", (-2.5, 3, 1.5), "int32", 4, "be46d6be1de60044"),
+    ("linspace", (-3.3, 7.1, 37), "int64", 37, "ac266e4d8709df10"),
+    ("linspace", (-3.3, 7.1, 37), "float64", 37, "c4fc2f5157f3a787"),
+    ("linspace", (0.001, 5, 257), "float64", 257, "0cf18039561c8337"),
+    ("linspace", (2, -5, 100), "float32", 100, "94726b4bfc5999c1"),
+    ("linspace", (-1, 1, 4097), "float32", 4097, "3bad68183dfdde05"),
+    ("linspace", (0, 255, 1000), "uint8", 1000, "c9465db6feacc30e"),
+    ("linspace", (5, 5, 1), "float32", 1, "fca31f1667a6aa1b"),
+    ("linspace", (7.9, -3.2, 2), "int16", 2, "7fa42ed530020def"),
+    ("logspace", (-3.528, 3.327, 100, 2.718281828459045), "float32", 100, "a8c5e1548790dcd4"),
+    ("logspace", (5.0, -4.08, 3, 2.718281828459045), "float64", 3, "f4afb9c07d67eb01"),
+    ("logspace", (-2.5, 1.1, 100, 3.7), "float64", 100, "dc4e72e938730521"),
+    ("logspace", (0, 10, 1000), "float64", 1000, "0558a07c30968fd6"),
+    ("logspace", (0, 10, 1000), "float32", 1000, "b4e099aaee64aeaa"),
+    ("logspace", (3.04, 0.442, 17, 10.0), "float32", 17, "76702d5b7cf6bd19"),
+    ("logspace", (0, 6, 7, 2.0), "int64", 7, "369a86a41d2d4970"),
+    ("logspace", (-1.5, 4.2, 33, 2.5), "int32", 33, "f2a1dfdac40d6f68"),
+    ("logspace", (2.0, 2.0, 1), "float32", 1, "2238f30df488055d"),
+    ("logspace", (-2, 2, 64, 0.5), "float64", 64, "862b963ae1a0cf39"),
+]
+
+
+@pytest.mark.parametrize("op,args,dtype,numel,digest", TORCH_RANGES)
+def test_arange_linspace_logspace_are_torchs_bits(op, args, dtype, numel, digest):
+    t = getattr(mf, op)(*args, dtype=getattr(mf, dtype))
+    assert t.numel() == numel
+    assert hashlib.sha256(t.numpy().tobytes()).hexdigest()[:16] == digest
+
+
+def _fma(a, b, c):
+    return float(Fraction(float(a)) * Fraction(float(b)) + Fraction(float(c)))
+
+
+def _arange_rule(start, step, n, np_dtype):
+    """range_math.h's rule, written independently: fused multiply-adds in double; in pairs of
+    256-bit vectors each element counts from its vector's first value, the rest from start."""
+    lanes = 32 // np.dtype(np_dtype).itemsize
+    whole = n // (2 * lanes) * 2 * lanes
+    out = np.empty(n, np_dtype)
+    for i in range(n):
+        if i < whole:
+            first = i // lanes * lanes
+            out[i] = _fma(i - first, step, float(np_dtype(_fma(step, first, start))))
+        else:
+            out[i] = _fma(step, i, start)
+    return out
+
+
+def _linspace_rule(start, end, steps, np_dtype):
+    """The first half counted from start, the rest back from end, each a fused multiply-add in
+    the dtype (double for integers, whose ends are truncated)."""
+    c = np.float64 if np_dtype != np.float32 else np.float32
+    if np.issubdtype(np_dtype, np.integer):
+        start, end = float(int(start)), float(int(end))
+    first, last = c(start), c(end)
+    step = (last - first) / c(steps - 1) if steps > 1 else c(0)
+    values = [first if steps == 1 else c(_fma(step, i, first)) if i < steps // 2 else c(_fma(-step, steps - i - 1, last))
+              for i in range(steps)]
+    return np.array(values, np.float64).astype(np_dtype) if values else np.empty(0, np_dtype)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_arange_and_linspace_follow_the_rule(seed):
+    rng = np.random.RandomState(seed)
+    for _ in range(8):
+        start, end = (float(np.round(v, rng.randint(4))) for v in rng.uniform(-50, 50, 2))
+        step = float(np.round(rng.uniform(0.01, 3), 1 + rng.randint(3))) * rng.choice([-1, 1])
+        n = int(rng.choice([3, 17, 40, 100, 700]))
+        for dtype, np_dtype in ((mf.float32, np.float32), (mf.float64, np.float64)):
+            t = mf.arange(start, start + step * n, step, dtype=dtype)
+            np.testing.assert_array_equal(t.numpy(), _arange_rule(start, step, t.numel(), np_dtype))
+        for dtype, np_dtype in ((mf.float32, np.float32), (mf.float64, np.float64), (mf.int64, np.int64)):
+            np.testing.assert_array_equal(mf.linspace(start, end, n, dtype=dtype).numpy(),
+                                          _linspace_rule(start, end, n, np_dtype))
 
 
 @pytest.mark.parametrize("op", [mf.rand, mf.randn])

@@ -4,8 +4,8 @@
 // with values that are functions of the element's LOGICAL row-major index, so a global
 // tensor is the same on any placement and SBP, and on the GPU the same as on the CPU: the
 // random ops run the CPU's Philox4x32-10 and its bits-to-float conversions (integer and
-// exact float operations, bit for bit), and arange rounds each operation as the CPU does
-// (no fused multiply-add).
+// exact float operations, bit for bit), and arange and linspace compute the CPU's values
+// (ops/range_math.h).
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -21,6 +21,7 @@
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/fill_value.h"
 #include "meshflow/ops/norm_math.h"
+#include "meshflow/ops/range_math.h"
 
 namespace mf::cuda {
 namespace {
@@ -133,9 +134,10 @@ Kernel constant_kernel(const char* op, std::optional<double> fixed) {
   };
 }
 
-// ---- arange: start + i * step
+// ---- arange and linspace: the CPU's values (ops/range_math.h)
 
-// In int64 wrapping arithmetic (exact beyond 2^53), for integer dtypes and int attributes.
+// Integer dtypes: start + i * step in int64 wrapping arithmetic (exact beyond 2^53), start and
+// step truncated to integers.
 template <typename T>
 struct ArangeExact {
   int64_t start, step;
@@ -145,26 +147,63 @@ struct ArangeExact {
   }
 };
 
-// In doubles, each operation rounded as on the CPU.
 template <typename T>
-struct ArangeDouble {
+struct ArangeFloat {
   double start, step;
-  __device__ T operator()(int64_t i) const {
-    return static_cast<T>(__dadd_rn(start, __dmul_rn(static_cast<double>(i), step)));
-  }
+  int64_t n;
+  __device__ T operator()(int64_t i) const { return rangemath::arange_value<T>(start, step, i, n); }
 };
 
 std::vector<Tensor> arange(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Tensor out = output_part(in, ctx);
-  const double start = ctx.attrs.get_float("start"), step = ctx.attrs.get_float("step");
-  const std::optional<int64_t> start_int = exact_int(ctx.attrs, "start"), step_int = exact_int(ctx.attrs, "step");
   const LogicalIndex at = logical_index("arange", ctx.output_boxes[0], ctx.outputs[0].shape);
   visit_dtype(out.dtype(), [&](auto v) {
     using T = decltype(v);
     if constexpr (std::is_integral_v<T>) {
-      if (start_int && step_int) return fill<T>("arange", out, at, ArangeExact<T>{*start_int, *step_int});
+      fill<T>("arange", out, at, ArangeExact<T>{arange_int(ctx.attrs, "start"), arange_int(ctx.attrs, "step")});
+    } else {
+      fill<T>("arange", out, at,
+              ArangeFloat<T>{ctx.attrs.get_float("start"), ctx.attrs.get_float("step"), ctx.outputs[0].shape[0]});
     }
-    fill<T>("arange", out, at, ArangeDouble<T>{start, step});
+  });
+  return {out};
+}
+
+template <typename T, typename C>
+struct LinspaceValue {
+  rangemath::Linspace<C> l;
+  __device__ T operator()(int64_t i) const { return rangemath::to_element<T>(rangemath::linspace_value(l, i)); }
+};
+
+template <typename T, typename C>
+struct LogspaceValue {
+  rangemath::Logspace<C> l;
+  __device__ T operator()(int64_t i) const { return rangemath::to_element<T>(rangemath::logspace_value(l, i)); }
+};
+
+std::vector<Tensor> linspace(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor out = output_part(in, ctx);
+  const LogicalIndex at = logical_index("linspace", ctx.output_boxes[0], ctx.outputs[0].shape);
+  const double start = ctx.attrs.get_float("start"), end = ctx.attrs.get_float("end");
+  const int64_t steps = ctx.attrs.get_int("steps");
+  visit_dtype(out.dtype(), [&](auto v) {
+    using T = decltype(v);
+    const auto l = rangemath::linspace_of<T>(start, end, steps);
+    fill<T>("linspace", out, at, LinspaceValue<T, decltype(l.start)>{l});
+  });
+  return {out};
+}
+
+std::vector<Tensor> logspace(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Tensor out = output_part(in, ctx);
+  const LogicalIndex at = logical_index("logspace", ctx.output_boxes[0], ctx.outputs[0].shape);
+  const double start = ctx.attrs.get_float("start"), end = ctx.attrs.get_float("end");
+  const double base = ctx.attrs.get_float("base");
+  const int64_t steps = ctx.attrs.get_int("steps");
+  visit_dtype(out.dtype(), [&](auto v) {
+    using T = decltype(v);
+    const auto l = rangemath::logspace_of<T>(start, end, base, steps);
+    fill<T>("logspace", out, at, LogspaceValue<T, decltype(l.base)>{l});
   });
   return {out};
 }
@@ -311,6 +350,8 @@ void add_creation_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "ones", constant_kernel("ones", 1.0));
   r.add_kernel("cuda", "full", constant_kernel("full", std::nullopt));
   r.add_kernel("cuda", "arange", arange);
+  r.add_kernel("cuda", "linspace", linspace);
+  r.add_kernel("cuda", "logspace", logspace);
   r.add_kernel("cuda", "rand", random_kernel<Uniform>("rand"));
   r.add_kernel("cuda", "randn", random_kernel<Normal>("randn"));
   r.add_kernel("cuda", "randperm", randperm);

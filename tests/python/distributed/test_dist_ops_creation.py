@@ -1,6 +1,7 @@
 """Creation ops making global tensors (every rank calls them): for every valid SBP on every
 mesh the world allows, the logical value equals NumPy's (zeros, ones, full, arange) or the
-local call after the same manual_seed (rand, randn), and each rank holds its balanced part."""
+local call (arange, linspace, logspace; rand and randn after the same manual_seed), and each
+rank holds its balanced part."""
 import itertools
 
 import numpy as np
@@ -64,6 +65,21 @@ def test_arange_every_sbp(name):
                            ((1.0, -2.0, -0.5), np.arange(1.0, -2.0, -0.5, dtype=np.float32))]:
         for sbp in layouts(ranks, 1):
             check(mf.arange(*args, placement=p, sbp=sbp), expected, ranks, sbp)
+
+
+@pytest.mark.parametrize("name", MESHES)
+def test_spaced_values_global_equal_local(name):
+    """arange, linspace and logspace count from positions in the whole tensor (vector pairs,
+    halves: ops/range_math.h): each part holds the local call's values, uneven parts too."""
+    ranks = mesh(name)
+    p = mf.placement("cpu", ranks=ranks)
+    calls = [(mf.arange, (0, 1000.0, 0.37), mf.float32), (mf.arange, (3, 500, 1.1), mf.float64),
+             (mf.linspace, (-3.3, 7.1, 37), mf.int64), (mf.linspace, (2, -5, 101), mf.float32),
+             (mf.logspace, (-2.5, 1.1, 99, 3.7), mf.float64), (mf.logspace, (-3.5, 3.3, 45), mf.float32)]
+    for op, args, dtype in calls:
+        expected = op(*args, dtype=dtype).numpy()
+        for sbp in layouts(ranks, 1):
+            check(op(*args, dtype=dtype, placement=p, sbp=sbp), expected, ranks, sbp)
 
 
 @pytest.mark.parametrize("name", MESHES)
