@@ -7,8 +7,9 @@
 //   cumprod_backward(x, dy; dim) -> dx, exact where x holds zeros
 //   logcumsumexp(x; dim)       log of the running sums of exp(x), floats only, without overflow
 //   logcumsumexp_backward(x, y, dy; dim) -> dx
-//   sort(x; dim, descending, k = all, sorted = true) -> values, indices (int64): stable (ties
-//                              keep their order); NaN is the largest value, as in torch; with
+//   sort(x; dim, descending, stable = true, k = all, sorted = true) -> values, indices
+//                              (int64): stable (ties keep their order), or as torch's
+//                              unstable sort leaves them; NaN is the largest value; with
 //                              k (topk), only each line's first k, picked as torch's CPU topk
 //                              picks them (its partial sort, or selection then a sort of all
 //                              but the k-th; sorted false: the selection's order), so that
@@ -20,6 +21,12 @@
 //   kthvalue(x; dim, k) -> values, indices (int64), dim kept at size 1: the k-th smallest
 //                              (k from 1) by torch's CPU quickselect (select_math.h), so
 //                              that among equal values the index is the one torch returns
+//   cummax(x; dim) -> values, indices (int64): the running largest element along dim and its
+//                              index (the last of equal ones; a NaN, once met, holds), as
+//                              torch's; cummin the smallest
+//   mode(x; dim) -> values, indices (int64), dim kept at size 1: the most frequent value (the
+//                              smallest of equally frequent ones) and, among its
+//                              occurrences, the index torch's CPU mode returns
 //   flip(x; dims)              the order of elements reversed along each of dims
 // Floats accumulate their scans in double (torch's CPU accumulator); integers wrap.
 //
@@ -29,7 +36,7 @@
 // A product over a split dim would be a partial product, which meshflow has no kind for.
 //
 // Gradients: cumsum's is the reverse cumsum; cumprod's and logcumsumexp's are their backward
-// ops; sort's, max_dim's, min_dim's and kthvalue's values give theirs back through the
+// ops; the values of sort, max_dim, min_dim, cummax, cummin, kthvalue and mode give theirs back through the
 // indices (gather_backward: all of it to the picked element, none to its ties);
 // flip's is flip.
 #include <algorithm>
@@ -256,10 +263,11 @@ Shape kept_shape(Shape shape, int64_t dim, int64_t k) {
   return shape;
 }
 
-// The definition sort and kthvalue share: (values, indices) of `kept(attrs, shape, dim)`
+// The definition sort, kthvalue and mode share: (values, indices) of `kept(attrs, shape, dim)`
 // elements of each line along dim, split on every other dim, the values' gradient given back
-// through the indices. picker(attrs) makes the kernel's pick(line, k), which reorders one
-// line's (value, position) pairs so that its first k are the kept ones, in their order.
+// through the indices. picker(attrs, shape, dtype) (the input's) makes the kernel's
+// pick(line, k), which reorders one line's (value, position) pairs so that its first k are the
+// kept ones, in their order.
 using Kept = int64_t (*)(const Attrs& attrs, const Shape& shape, int64_t dim);
 
 template <typename Picker>
@@ -283,7 +291,7 @@ OpDef picked_lines_op(const char* name, Kept kept_count, Picker picker) {
     Tensor values = ctx.output(0, kept_shape(in[0].shape(), dim, k), in[0].dtype());
     Tensor indices = ctx.output(1, kept_shape(in[0].shape(), dim, k), DType::kInt64);
     int64_t* pi = indices.data_as<int64_t>();
-    const auto pick = picker(ctx.attrs);
+    const auto pick = picker(ctx.attrs, in[0].shape(), in[0].dtype());
     visit_numbers(in[0].dtype(), [&](auto v) {
       using T = decltype(v);
       const T* x = in[0].data_as<T>();
@@ -318,17 +326,26 @@ int64_t sort_kept(const Attrs& attrs, const Shape& shape, int64_t dim) {
   return kept_of(attrs, shape, dim);
 }
 
-// Each line's (value, position) pairs ordered by value, then position: the stable order.
-// With k (topk), torch's CPU topk_impl_loop step for step, with the same std:: algorithms
-// and comparison (by value alone): a partial sort where k * 64 <= n, else nth_element and,
-// when sorted, a sort of the first k - 1; which of equal values come first, and the unsorted
-// order, are then torch's (its test suites and users' top-k accuracies read them).
+// Each line's (value, position) pairs ordered by value; among equal values, by position where
+// "stable" (absent: true), else in the order torch's CPU sort leaves them: std::sort, which
+// torch's unstable sort calls with the same comparison (by value alone), so that a program's
+// argsort of tied values reads torch's indices — but for what torch sorts by radix (stably):
+// an ascending 1-d integer tensor of at least 32768 elements. With k (topk), torch's CPU
+// topk_impl_loop step for step, with the same std:: algorithms and comparison: a partial sort
+// where k * 64 <= n, else nth_element and, when sorted, a sort of the first k - 1; which of
+// equal values come first, and the unsorted order, are then torch's (its test suites and
+// users' top-k accuracies read them).
 OpDef sort_op() {
-  return picked_lines_op(kSort, sort_kept, [](const Attrs& attrs) {
-    return [descending = attrs.get_bool("descending"), topk = attrs.has("k"),
+  return picked_lines_op(kSort, sort_kept, [](const Attrs& attrs, const Shape& shape, DType dtype) {
+    const bool descending = attrs.get_bool("descending");
+    const bool radix = shape.size() == 1 && shape[0] >= 32768 && !descending && !is_floating(dtype);
+    const bool stable = !attrs.has("stable") || attrs.get_bool("stable") || radix;
+    return [descending, stable, topk = attrs.has("k"),
             sorted = !attrs.has("sorted") || attrs.get_bool("sorted")](auto& line, int64_t k) {
       const int64_t n = static_cast<int64_t>(line.size());
+      auto by_value = [descending](const auto& a, const auto& b) { return before(a.first, b.first, descending); };
       if (!topk) {
+        if (!stable) return std::sort(line.begin(), line.end(), by_value);
         std::sort(line.begin(), line.end(), [descending](const auto& a, const auto& b) {
           if (before(a.first, b.first, descending)) return true;
           return !before(b.first, a.first, descending) && a.second < b.second;
@@ -336,13 +353,43 @@ OpDef sort_op() {
         return;
       }
       if (k == 0) return;
-      auto by_value = [descending](const auto& a, const auto& b) { return before(a.first, b.first, descending); };
       if (k * 64 <= n) {
         std::partial_sort(line.begin(), line.begin() + k, line.end(), by_value);
         return;
       }
       std::nth_element(line.begin(), line.begin() + (k - 1), line.end(), by_value);
       if (sorted) std::sort(line.begin(), line.begin() + (k - 1), by_value);
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// mode
+
+constexpr const char* kMode = "mode";
+
+int64_t mode_kept(const Attrs&, const Shape& shape, int64_t dim) {
+  if (!shape.empty() && shape[dim] == 0) op_error(kMode, "dim " + std::to_string(dim) + " is empty; expected at least one element");
+  return 1;
+}
+
+// torch's CPU mode_kernel step for step: std::sort of the line by value (plain <), then the
+// longest run of equal values, the first (smallest) of equally long ones, its last element
+// moved to the front; so the index among equal values is the one torch returns.
+OpDef mode_op() {
+  return picked_lines_op(kMode, mode_kept, [](const Attrs&, const Shape&, DType) {
+    return [](auto& line, int64_t) {
+      std::sort(line.begin(), line.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      const size_t n = line.size();
+      size_t best = 0, best_count = 0, count = 0;
+      for (size_t i = 0; i < n; ++i) {
+        ++count;
+        if (i + 1 == n || line[i].first != line[i + 1].first) {
+          if (count > best_count) best = i, best_count = count;
+          count = 0;
+        }
+      }
+      std::swap(line[0], line[best]);
     };
   });
 }
@@ -486,6 +533,30 @@ OpDef extreme_op(const char* name) {
 }
 
 // ---------------------------------------------------------------------------------------
+// cummax, cummin
+
+int64_t every_kept(const Attrs&, const Shape& shape, int64_t dim) { return shape.empty() ? 1 : shape[dim]; }
+
+// torch's cummax_cummin_helper step for step: the running extreme and its index, a later equal
+// value taking the index (>= for cummax, <= for cummin), a NaN taking it always and holding
+// it against every later number; each pair (value, index) replaces the line's element.
+template <bool kLargest>
+OpDef running_extreme_op(const char* name) {
+  return picked_lines_op(name, every_kept, [](const Attrs&, const Shape&, DType) {
+    return [](auto& line, int64_t) {
+      if (line.empty()) return;
+      auto best = line[0].first;
+      int64_t at = 0;
+      for (auto& [value, index] : line) {
+        const bool takes = kLargest ? value >= best : value <= best;
+        if (value != value || (best == best && takes)) best = value, at = index;
+        value = best, index = at;
+      }
+    };
+  });
+}
+
+// ---------------------------------------------------------------------------------------
 // kthvalue
 
 constexpr const char* kKthvalue = "kthvalue";
@@ -503,7 +574,7 @@ int64_t kth_kept(const Attrs& attrs, const Shape& shape, int64_t dim) {
 
 // The element of rank k - 1 by torch's quickselect (select_math.h), moved to the front.
 OpDef kthvalue_op() {
-  return picked_lines_op(kKthvalue, kth_kept, [](const Attrs& attrs) {
+  return picked_lines_op(kKthvalue, kth_kept, [](const Attrs& attrs, const Shape&, DType) {
     return [k = attrs.get_int("k") - 1](auto& line, int64_t) {
       select::quick_select(
           static_cast<int64_t>(line.size()), k, [&line](int64_t i) { return line[i].first; },
@@ -599,6 +670,9 @@ void register_sort_ops(OpRegistry& r) {
   r.add(logcumsumexp_backward_op());
   r.add(sort_op());
   r.add(kthvalue_op());
+  r.add(mode_op());
+  r.add(running_extreme_op<true>("cummax"));
+  r.add(running_extreme_op<false>("cummin"));
   r.add(extreme_op<true>("max_dim"));
   r.add(extreme_op<false>("min_dim"));
   r.add(flip_op());

@@ -785,39 +785,24 @@ def heaviside(input, values):
 
 
 def cummax(input, dim):
-    """Running maxima along dim and the index of each (the last one among ties, as torch)."""
-    return _running(input, dim, largest=True)
+    """Running maxima along dim and the index of each (the last one among ties; a NaN, once
+    met, holds), as torch's."""
+    return _running("cummax", input, dim)
 
 
 def cummin(input, dim):
-    return _running(input, dim, largest=False)
+    return _running("cummin", input, dim)
 
 
-def _running(input, dim, largest):
-    from ._ops_creation import arange
-    from ._ops_elementwise import where
-    if input.ndim == 0 or input.numel() == 0:  # nothing runs: the values, their own indices
-        from ._ops_creation import zeros
-        from ._ops_shape import _normalize_dim
-        _normalize_dim("cummax" if largest else "cummin", dim, builtins.max(input.ndim, 1))
-        return _returns("cummax" if largest else "cummin")(input.clone(), zeros(input.shape, dtype=_dtype.int64))
-    n = input.shape[dim]
-    dim %= input.ndim
-    # Element j of the line against every i <= j: a [.., n(i), n(j), ..] comparison.
-    x_i, x_j = input.unsqueeze(dim + 1), input.unsqueeze(dim)
-    shape = [1] * (input.ndim + 1)
-    shape[dim], shape[dim + 1] = n, 1
-    i = arange(n, device=input.device).reshape(*shape)
-    shape[dim], shape[dim + 1] = 1, n
-    j = arange(n, device=input.device).reshape(*shape)
-    later = i > j
-    values = where(later, -_np.inf if largest else _np.inf, x_i.to(_dtype.float64))
-    best = values.amax(dim) if largest else values.amin(dim)
-    hit = (values == best.unsqueeze(dim)) & ~later
-    index = where(hit, i, -1).amax(dim)
-    # The values picked at the indices: the gradient goes to each index alone, as torch's.
-    values = input.gather(dim, index) if input.requires_grad else best.to(input.dtype)
-    return _returns("cummax" if largest else "cummin")(values, index)
+def _running(name, input, dim):
+    from ._ops_shape import _normalize_dim
+    d = _normalize_dim(name, dim, builtins.max(input.ndim, 1))
+    if input.dtype == _dtype.bool_:  # as 0 and 1, as torch's
+        values, indices = _running(name, input.to(_dtype.uint8), d)
+        return _returns(name)(values.to(_dtype.bool_), indices)
+    values, indices = apply(name, [input], {"dim": d})
+    return _C.grad_fn_as(_returns(name)(values, indices), "CummaxBackward0" if name == "cummax" else "CumminBackward0",
+                         input)
 
 
 def seed():

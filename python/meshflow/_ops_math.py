@@ -206,13 +206,13 @@ def logcumsumexp(input, dim):
 # Sorting.
 
 def sort(input, dim=-1, descending=False, stable=False):
-    """(values, indices) along dim, ascending unless `descending`; always stable (ties keep
-    their order), NaN the largest value."""
+    """(values, indices) along dim, ascending unless `descending`, NaN the largest value; ties
+    keep their order where `stable`, else take the order torch's CPU sort leaves them in."""
     d = _dim("sort", dim, input.ndim)
     if input.dtype == _dtype.bool_:  # sorted as 0 and 1, as torch's
-        values, indices = sort(cast(input, _dtype.uint8), d, descending)
+        values, indices = sort(cast(input, _dtype.uint8), d, descending, stable)
         return _returns("sort")(cast(values, _dtype.bool_), indices)
-    values, indices = apply("sort", [input], {"dim": d, "descending": bool(descending)})
+    values, indices = apply("sort", [input], {"dim": d, "descending": bool(descending), "stable": bool(stable)})
     return _returns("sort")(values, indices)
 
 
@@ -265,7 +265,7 @@ def median(input, dim=None, keepdim=False):
     n = input.shape[d] if input.ndim else 1
     if n == 0:
         raise _C.OpIndexError(f"[median] dim {d} is empty; expected at least one element")
-    values, indices = sort(input, d)
+    values, indices = sort(input, d, stable=True)
     k = (n - 1) // 2
     if not input.dtype.is_floating_point or input.ndim == 0:
         return _select("median", values, indices, d, k, keepdim)

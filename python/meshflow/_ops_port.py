@@ -26,7 +26,7 @@ from ._ops_creation import arange, zeros
 from ._ops_elementwise import minimum, where
 from ._ops_shape import cat
 from ._promotion import get_default_dtype
-from ._tensor import Tensor, tensor
+from ._tensor import Tensor, apply, tensor
 from .nn.modules import Module
 from .return_types import named as _returns
 
@@ -452,24 +452,15 @@ def corrcoef(input):
 
 
 def mode(input, dim=-1, keepdim=False):
-    """The most frequent value along `dim` (the smallest of ties) and the index of its last
-    occurrence, as torch's CPU kernel."""
-    if input.ndim == 0:
-        return _returns("mode")(input.clone(), zeros((), dtype=_dtype.int64, device=input.device))
-    x = input.movedim(dim, -1)
-    counts = (x.unsqueeze(-1) == x.unsqueeze(-2)).sum(-1)
-    best = counts.amax(-1, keepdim=True)
-    candidates = where(counts == best, x, x.amax(-1, keepdim=True))
-    values = candidates.amin(-1, keepdim=True)
-    n = x.shape[-1]
-    positions = arange(n, device=input.device).expand_as(x)
-    indices = where(x == values, positions, -1).amax(-1, keepdim=True)
-    if input.requires_grad:  # the value at its index: the gradient goes there alone, as torch's
-        values = x.gather(-1, indices)
-    values, indices = values.squeeze(-1), indices.squeeze(-1)
-    if keepdim:
-        values, indices = values.unsqueeze(dim % input.ndim), indices.unsqueeze(dim % input.ndim)
-    return _returns("mode")(values, indices)
+    """The most frequent value along `dim` (the smallest of ties) and, among its occurrences,
+    the index torch's CPU kernel returns."""
+    from ._ops_math import _dim, _select
+    if input.dtype == _dtype.bool_:  # counted as 0 and 1, as torch's
+        values, indices = mode(input.to(_dtype.uint8), dim, keepdim)
+        return _returns("mode")(values.to(_dtype.bool_), indices)
+    d = _dim("mode", dim, input.ndim)
+    values, indices = apply("mode", [input], {"dim": d})
+    return _C.grad_fn_as(_select("mode", values, indices, d, 0, keepdim), "ModeBackward0", input)
 
 
 def _window(name, length, periodic, dtype, device, terms):

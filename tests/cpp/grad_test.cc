@@ -286,6 +286,9 @@ std::vector<GradCall> math_calls() {
     calls.push_back({"sort", {x3}, {{"dim", dim}, {"descending", dim == 1}}});
     calls.push_back({"sort", {x3}, {{"dim", dim}, {"descending", dim != 1}, {"k", int64_t{2}}}});
     calls.push_back({"kthvalue", {x3}, {{"dim", dim}, {"k", int64_t{2}}}});
+    calls.push_back({"mode", {x3}, {{"dim", dim}}});
+    calls.push_back({"cummax", {x3}, {{"dim", dim}}});
+    calls.push_back({"cummin", {x3}, {{"dim", dim}}});
   }
   calls.push_back({"cumsum", {x3}, {{"dim", int64_t{1}}, {"reverse", true}}});
   calls.push_back({"flip", {x3}, {{"dims", Ints{0, 2}}}});

@@ -206,6 +206,7 @@ TEST(Sort, EverySignatureMatchesOneDevice) {
       for (DType dtype : kAll) {
         for (bool descending : {false, true}) {
           sweep("sort", {ties(shape, dtype)}, {{"dim", dim}, {"descending", descending}});
+          sweep("sort", {ties(shape, dtype)}, {{"dim", dim}, {"descending", descending}, {"stable", false}});
           // topk: each line's first k (a partial sort), k = 0 and the whole line included.
           const int64_t n = shape[dim < 0 ? shape.size() - 1 : static_cast<size_t>(dim)];
           for (int64_t k : {int64_t{0}, n / 2, n}) {
@@ -216,6 +217,10 @@ TEST(Sort, EverySignatureMatchesOneDevice) {
     }
   }
   sweep("sort", {value({}, F32)}, {{"dim", int64_t{0}}, {"descending", false}});
+  for (const char* op : {"mode", "cummax", "cummin"}) {
+    for (DType dtype : kAll) sweep(op, {ties({5, 6}, dtype)}, {{"dim", int64_t{1}}});
+    sweep(op, {value({}, F32)}, {{"dim", int64_t{0}}});
+  }
 }
 
 TEST(Sort, StableWithNaNLargest) {

@@ -388,3 +388,63 @@ def test_the_gpu_equals_the_cpu(dtype):
         return x.grad.cpu().numpy()
 
     np.testing.assert_allclose(grads("cuda"), grads("cpu"), **tol)
+
+
+# torch 2.x's CPU results among equal values (sha256 of the bytes, first 16 hex digits) for
+# _TIES's data: unstable sort's and argsort's indices (std::sort's order; a 1-d integer tensor
+# of 32768 or more ascending sorts by radix, stably), mode's, cummax's and cummin's.
+def _ties():
+    import hashlib
+    rs = np.random.RandomState(3)
+    ints = rs.randint(0, 6, (4, 50))
+    floats = np.round(rs.randn(3, 70) * 2) / 2
+    floats[1, ::7] = np.nan
+    big = rs.randint(0, 100, 40000)
+    digest = lambda t: hashlib.sha256(np.ascontiguousarray(t.numpy()).tobytes()).hexdigest()[:16]
+    return {"ints": mf.tensor(ints), "floats": mf.tensor(floats, dtype=mf.float32), "big": mf.tensor(big)}, digest
+
+
+@pytest.mark.parametrize("name,dim,descending,digest", [
+    ("ints", 0, False, "a6abe6012c5365aa"), ("ints", 0, True, "010a0feb53a5c69e"),
+    ("ints", 1, False, "571fb06e140a8b9c"), ("ints", 1, True, "4d967c907423e401"),
+    ("floats", 0, False, "1b3f9aca9836b67d"), ("floats", 0, True, "f702ebcc7246e627"),
+    ("floats", 1, False, "3af5b3e9acf66613"), ("floats", 1, True, "60ff91db1dc057a8"),
+    ("big", 0, False, "483e0cb3cacf71fb"), ("big", 0, True, "3446a594cfcd1825")])
+def test_unstable_sort_leaves_ties_as_torch(name, dim, descending, digest):
+    data, hashed = _ties()
+    x = data[name]
+    assert hashed(mf.sort(x, dim=dim, descending=descending).indices) == digest
+    assert hashed(mf.argsort(x, dim=dim, descending=descending)) == digest
+    stable = mf.sort(x, dim=dim, descending=descending, stable=True).indices.numpy()
+    order = np.argsort(-x.numpy() if descending else x.numpy(), axis=dim, kind="stable")
+    if name != "floats":  # NumPy puts NaN last either way
+        np.testing.assert_array_equal(stable, order)
+
+
+@pytest.mark.parametrize("op,name,dim,values,indices", [
+    ("mode", "ints", 0, "9c6ec5a16c5c8699", "f546e150b3ca6b2c"), ("mode", "ints", 1, "dce21d3195a4b65b", "d1033cd4a59a1c69"),
+    ("mode", "floats", 0, "222226aa876696b5", "0ac78c0fd2a2b355"),
+    ("mode", "floats", 1, "0d5f6d63f6c673ae", "c2489ef30ec9cb7d"),
+    ("cummax", "ints", 0, "de0cf762bafea922", "3ab7edf98857e21f"),
+    ("cummax", "ints", 1, "de9e14c91a022c4b", "ac52e272ac974e45"),
+    ("cummax", "floats", 0, "a7ab6b86b024042b", "4cc10ff34cea4ddf"),
+    ("cummax", "floats", 1, "edb9f32893588aa6", "9ac5cca03ea32df3"),
+    ("cummin", "ints", 0, "2fe1cb61fb3e9dca", "1e8a16bbad867ca3"),
+    ("cummin", "ints", 1, "8cf1ffde6181d0ab", "76a0288ad4b4a5e0"),
+    ("cummin", "floats", 0, "99ffcf9ac0093241", "22b0adeba8500b48"),
+    ("cummin", "floats", 1, "5f5e3bab53bd3ac9", "41a2dbc495b14639")])
+def test_mode_cummax_cummin_pick_torchs_indices(op, name, dim, values, indices):
+    data, hashed = _ties()
+    got = getattr(mf, op)(data[name], dim)
+    assert (hashed(got.values), hashed(got.indices)) == (values, indices)
+
+
+def test_cummax_holds_a_nan_and_takes_later_ties():
+    got = mf.cummax(mf.tensor([1.0, float("nan"), 3.0, float("nan"), 2.0]), 0)
+    np.testing.assert_array_equal(got.values.numpy(), [1, np.nan, np.nan, np.nan, np.nan])
+    assert got.indices.tolist() == [0, 1, 1, 3, 3]
+    got = mf.cummin(mf.tensor([3, 1, 1, 2, 0, 0]), 0)
+    assert got.values.tolist() == [3, 1, 1, 1, 0, 0] and got.indices.tolist() == [0, 1, 2, 2, 4, 5]
+    x = mf.tensor([[2.0, 5.0, 5.0, 1.0]], requires_grad=True)
+    mf.cummax(x, 1).values.sum().backward()
+    assert x.grad.tolist() == [[1.0, 1.0, 2.0, 0.0]]  # each running value's gradient to its index
