@@ -7,7 +7,7 @@ norm = (cont - mean) / std
 cat = ints(5, 32, seed=7)
 y = (norm[:, 0] + norm[:, 1] > 0).long()
 emb = nn.Embedding(5, 2)
-net = nn.Sequential(nn.Linear(6, 16), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.0), nn.Linear(16, 2))
+net = nn.Sequential(nn.Linear(6, 16, bias=False), nn.BatchNorm1d(16), nn.ReLU(), nn.Dropout(0.0), nn.Linear(16, 2))
 det(emb, seed=3); det(net, seed=4)
 params = list(emb.parameters()) + list(net.parameters())
 opt = torch.optim.Adam(params, lr=0.02)

@@ -59,7 +59,7 @@ train = list(zip(x[:16].split(4), y[:16].split(4)))
 val = [(x[16:], y[16:])]
 model = det(nn.Linear(3, 1))
 hist = History()
-trainer = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.3), nn.MSELoss(), [EarlyStopping(patience=1), hist])
+trainer = Trainer(model, torch.optim.SGD(model.parameters(), lr=0.3), nn.MSELoss(), [EarlyStopping(patience=1, min_delta=1e-4), hist])
 last = trainer.fit(train, val, 30)
 model.load_state_dict(trainer.best_state)
 report(last=last, logs=hist.logs[:3], n_logs=len(hist.logs), weight=model.weight, best_keys=sorted(trainer.best_state))
