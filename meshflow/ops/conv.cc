@@ -540,6 +540,20 @@ void add_channel_bias(Tensor& out, const Tensor& bias) {
   });
 }
 
+// The elements of `t` (bfloat16 or float32) as `to` (the other), in t's memory order.
+Tensor converted(const Tensor& t, DType to) {
+  Tensor c = Tensor::empty(t.shape(), to);
+  const bool widen = to == DType::kFloat32;
+  kernel::parallel_for(t.numel(), t.numel() > kernel::kParallelGrain, [&](int64_t i) {
+    if (widen) {
+      c.data_as<float>()[i] = to_float(t.data_as<bfloat16>()[i]);
+    } else {
+      c.data_as<bfloat16>()[i] = to_bfloat16(t.data_as<float>()[i]);
+    }
+  });
+  return c;
+}
+
 // Runs a pass of the convolution g where it computes the dtype (float32, bfloat16), out =
 // pass(a, b) (plus `bias` per output channel where given), each activation in its own
 // format: pointwise ones as products (a taken in out's format), the others on oneDNN's
@@ -555,6 +569,15 @@ bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tenso
   const bool primitive_bias = bias && pass == kernel::onednn::ConvPass::kForward;
   if (a.numel() == 0 || b.numel() == 0 || out.numel() == 0) {
     std::memset(out.data(), 0, out.nbytes());
+  } else if (bias && !primitive_bias && a.dtype() == DType::kBFloat16 && !is_last(a) && !is_last(out)) {
+    // A bias the pass's primitive does not add (a transposed convolution's) in bfloat16: the
+    // pass and the sum in float32, rounded once, as torch's deconvolution adds it.
+    Tensor wide = Tensor::empty(out.shape(), DType::kFloat32);
+    kernel::onednn::conv(pass, g, DType::kFloat32, converted(a, DType::kFloat32).data(),
+                         converted(b, DType::kFloat32).data(), wide.data());
+    add_channel_bias(wide, converted(*bias, DType::kFloat32));
+    std::memcpy(out.data(), converted(wide, DType::kBFloat16).data(), out.nbytes());
+    return true;
   } else if (pointwise(pass, g, a.dtype())) {
     const Tensor a_as_out = kernel::onednn::in_format(a, out.format());
     pointwise_pass(pass, g, a_as_out.data_as<float>(), b.data_as<float>(), out.data_as<float>(), is_last(out));
