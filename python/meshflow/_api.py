@@ -712,7 +712,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     from . import linalg
     if compute_mode not in _CDIST_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode; expected one of {_CDIST_MODES}")
-    return linalg.vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
+    return _C.grad_fn_as(linalg.vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1), "CdistBackward0", x1, x2)
 
 
 def kron(input, other):
@@ -840,6 +840,7 @@ def _running(input, dim, largest):
     index = where(hit, i, -1).amax(dim)
     # The values picked at the indices: the gradient goes to each index alone, as torch's.
     values = input.gather(dim, index) if input.requires_grad else best.to(input.dtype)
+    values = _C.grad_fn_as(values, "CummaxBackward0" if largest else "CumminBackward0", input)
     return _returns("cummax" if largest else "cummin")(values, index)
 
 

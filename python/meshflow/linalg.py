@@ -107,12 +107,14 @@ def _solve(A, B, left, attrs):
     if not left:
         X, *info = _solve(A.transpose(-2, -1), B.transpose(-2, -1), True, attrs)
         return [X.transpose(-2, -1), *info]
+    given = (A, B)
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
     if vector:
         B = B.unsqueeze(-1)
     A, B = _batched(A, B)
     X, *info = apply("linalg_solve", [A, B], attrs)
-    return [X.squeeze(-1) if vector else X, *info]
+    # a batch of vectors' unsqueeze and squeeze shown as torch's one node
+    return [_C.grad_fn_as(X.squeeze(-1), "LinalgSolveExBackward0", *given) if vector else X, *info]
 
 
 def inv(A):
@@ -128,7 +130,7 @@ def slogdet(A):
 def det(A):
     """The determinant of each square matrix (sign * exp(log|det|): its gradient is det * A^-T)."""
     sign, logabsdet = slogdet(A)
-    return sign * logabsdet.exp()
+    return _C.grad_fn_as(sign * logabsdet.exp(), "LinalgDetBackward0", A)
 
 
 def logdet(A):
@@ -192,9 +194,14 @@ def svdvals(A):
 
 
 def lstsq(A, B, rcond=None, *, driver=None):
-    """The least-squares solution of A X = B (LAPACK's gelsd, whatever `driver`), with the
-    rank and singular values; residuals (the squared column norms of A X - B) where m > n and
-    every matrix has full rank, else empty, as torch's."""
+    """The least-squares solution of A X = B (LAPACK's gelsd, whatever `driver`), with what
+    torch's driver returns beside it (torch's CPU default gelsy): the rank (not for gels), the
+    singular values (gelsd and gelss alone) and the residuals, the squared column norms of
+    A X - B (not for gelsy; where m > n and every matrix has full rank); the others empty."""
+    driver = "gelsy" if driver is None else driver
+    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss), "
+                           f"got {driver!r}")
     _no_grad_yet("lstsq", A, B)
     vector = B.ndim == A.ndim - 1
     if vector:
@@ -204,14 +211,19 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if rcond is None:
         rcond = (1.1920929e-07 if A.dtype == _dtype.float32 else 2.220446049250313e-16) * builtins.max(m, n)
     X, rank, S = apply("linalg_lstsq", [A, B], {"rcond": float(rcond)})
-    if m > n and bool((rank == n).all()):
+    from ._ops_creation import empty
+
+    def none(dtype):
+        return empty(0, dtype=dtype, device=None if A.is_global else A.device)
+
+    if driver != "gelsy" and m > n and (driver == "gels" or bool((rank == n).all())):
         residuals = ((A @ X - B) ** 2).sum(dim=-2)
     else:
-        from ._ops_creation import empty
-        residuals = empty(0, dtype=A.dtype, device=None if A.is_global else A.device)
+        residuals = none(A.dtype)
     if vector:
         X = X.squeeze(-1)
-    return _Lstsq(X, residuals, rank, S)
+    return _Lstsq(X, residuals, none(rank.dtype) if driver == "gels" else rank,
+                  S if driver in ("gelsd", "gelss") else none(A.dtype))
 
 
 _LU_FACTOR = _returns("linalg_lu_factor", ("LU", "pivots"))
