@@ -829,6 +829,11 @@ def _kl_rules(p, q):
         sp, sq = p1 + p0, q1 + q0
         return (q1.lgamma() + q0.lgamma() + sp.lgamma()) - (p1.lgamma() + p0.lgamma() + sq.lgamma()) + \
             (p1 - q1) * p1.digamma() + (p0 - q0) * p0.digamma() + (sq - sp) * sp.digamma()
+    if isinstance(p, Dirichlet):
+        pc, qc = p.concentration, q.concentration
+        p_sum = pc.sum(-1)
+        return p_sum.lgamma() - qc.sum(-1).lgamma() - (pc.lgamma() - qc.lgamma()).sum(-1) + \
+            ((pc - qc) * (pc.digamma() - p_sum.digamma().unsqueeze(-1))).sum(-1)
     if isinstance(p, MultivariateNormal):
         from . import linalg
         n = p.event_shape[0]
@@ -871,7 +876,8 @@ def _registered_kl(p, q):
 def kl_divergence(p, q):
     """KL(p || q): a rule given to register_kl, or for two distributions of the same family
     (Normal, Categorical, Bernoulli, Uniform, Exponential, Laplace, Poisson, Gamma, Beta,
-    MultivariateNormal, Independent) torch's closed forms."""
+    Dirichlet, MultivariateNormal, Independent) torch's closed forms; not those torch has for
+    some pairs of families (Uniform and Normal, ...)."""
     rule = _registered_kl(p, q)
     if rule is not None:
         return rule(p, q)
