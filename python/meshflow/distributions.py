@@ -876,14 +876,19 @@ def _registered_kl(p, q):
 def kl_divergence(p, q):
     """KL(p || q): a rule given to register_kl, or for two distributions of the same family
     (Normal, Categorical, Bernoulli, Uniform, Exponential, Laplace, Poisson, Gamma, Beta,
-    Dirichlet, MultivariateNormal, Independent) torch's closed forms; not those torch has for
-    some pairs of families (Uniform and Normal, ...)."""
+    Dirichlet, MultivariateNormal, Independent) or of two families torch has one for
+    (_distributions_kl.CROSS_FAMILY) torch's closed forms."""
     rule = _registered_kl(p, q)
     if rule is not None:
         return rule(p, q)
     if type(p) is not type(q):
-        raise NotImplementedError(f"kl_divergence({type(p).__name__}, {type(q).__name__}) is not implemented; "
-                                  "expected two distributions of the same family")
+        from ._distributions_kl import CROSS_FAMILY
+        cross = CROSS_FAMILY.get((type(p), type(q)))
+        if cross is None:
+            raise NotImplementedError(f"kl_divergence({type(p).__name__}, {type(q).__name__}) is not implemented; "
+                                      "expected two distributions of the same family or a pair torch has a closed "
+                                      "form for")
+        return cross(p, q)
     if isinstance(p, Normal):
         var_ratio = (p.scale / q.scale) ** 2
         t1 = ((p.loc - q.loc) / q.scale) ** 2
