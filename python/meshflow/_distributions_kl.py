@@ -32,8 +32,9 @@ def _beta_exponential(p, q):
 
 def _beta_gamma(p, q):
     total = p.concentration1 + p.concentration0
+    digammas = p.concentration1.digamma() - total.digamma()
     return (-p.entropy() + q.concentration.lgamma() - q.concentration * q.rate.log()
-            - (q.concentration - 1) * (p.concentration1.digamma() - total.digamma()) + q.rate * p.concentration1 / total)
+            - (q.concentration - 1) * digammas + q.rate * p.concentration1 / total)
 
 
 def _beta_normal(p, q):
@@ -61,7 +62,8 @@ def _exponential_gumbel(p, q):
 
 def _exponential_normal(p, q):
     var, rate2 = q.scale.pow(2), p.rate.pow(2)
-    return 0.5 * (rate2 * var * 2 * math.pi).log() - 1 + (rate2.reciprocal() - q.loc / p.rate + q.loc.pow(2) * 0.5) / var
+    moments = rate2.reciprocal() - q.loc / p.rate + q.loc.pow(2) * 0.5
+    return 0.5 * (rate2 * var * 2 * math.pi).log() - 1 + moments / var
 
 
 def _gamma_exponential(p, q):
@@ -123,8 +125,8 @@ def _uniform_exponential(p, q):
 def _uniform_gamma(p, q):
     width = p.high - p.low
     t3 = (1 - q.concentration) * (_x_log_x(p.high) - _x_log_x(p.low) - width) / width
-    result = -width.log() + q.concentration.lgamma() - q.concentration * q.rate.log() + t3 + q.rate * (p.high + p.low) / 2
-    return _outside(result, p.low < 0)
+    t2 = q.concentration.lgamma() - q.concentration * q.rate.log()
+    return _outside(-width.log() + t2 + t3 + q.rate * (p.high + p.low) / 2, p.low < 0)
 
 
 def _uniform_gumbel(p, q):

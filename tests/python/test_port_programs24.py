@@ -80,7 +80,8 @@ def test_fold_and_unfold_take_complex_values_as_torch_s():
     f = mf.nn.functional
     folded = f.fold(z, (1, 7), (1, 3), stride=(1, 1))
     assert folded.dtype == mf.complex64
-    assert np.allclose(folded.numpy(), f.fold(z.real, (1, 7), (1, 3)).numpy() + 1j * f.fold(z.imag, (1, 7), (1, 3)).numpy())
+    parts = f.fold(z.real, (1, 7), (1, 3)).numpy() + 1j * f.fold(z.imag, (1, 7), (1, 3)).numpy()
+    assert np.allclose(folded.numpy(), parts)
     back = f.unfold(folded, (1, 3))
     assert np.allclose(back.numpy(), f.unfold(folded.real, (1, 3)).numpy() + 1j * f.unfold(folded.imag, (1, 3)).numpy())
     x = mf.from_numpy(rs.standard_normal(64).astype(np.float32))
@@ -94,8 +95,10 @@ def test_sparse_softmax_over_the_specified_entries_as_torch_s():
     v = mf.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
     S = mf.sparse_coo_tensor(i, v, (3, 3))
     # torch 2's values
-    assert np.allclose(mf.sparse.softmax(S, 1).to_dense().tolist(), [[0.26894143, 0.0, 0.7310586], [0, 1, 0], [1, 0, 0]])
-    assert np.allclose(mf.sparse.softmax(S, 0).to_dense().tolist(), [[0.047425874, 0.0, 1.0], [0, 1, 0], [0.95257413, 0, 0]])
+    rows = mf.sparse.softmax(S, 1).to_dense().tolist()
+    assert np.allclose(rows, [[0.26894143, 0.0, 0.7310586], [0, 1, 0], [1, 0, 0]])
+    columns = mf.sparse.softmax(S, 0).to_dense().tolist()
+    assert np.allclose(columns, [[0.047425874, 0.0, 1.0], [0, 1, 0], [0.95257413, 0, 0]])
     assert np.allclose(mf.sparse.log_softmax(S, 1).values().tolist(), [-1.3132616, -0.31326169, 0.0, 0.0])
     (mf.sparse.softmax(S, 1).to_dense() * mf.arange(9.0).view(3, 3)).sum().backward()
     assert np.allclose(v.grad.tolist(), [-0.39322388, 0.39322385, 0.0, 0.0])
@@ -119,7 +122,8 @@ def test_running_extremes_searches_and_unique_meet_nan_as_torch_s():
     assert mf.cummin(x, 0).indices.tolist() == [0, 1, 1, 3, 3, 3] == mf.cummax(x, 0).indices.tolist()
     # its binary search, step for step: a NaN value goes last, a NaN boundary where the midpoints meet it
     v = mf.tensor([0.5, 1.0, 2.5, nan, float("inf")])
-    expected = {(1.0, 2.0, nan): ([0, 0, 3, 3, 3], [0, 1, 3, 3, 3]), (1.0, 2.0, 3.0): ([0, 0, 2, 3, 3], [0, 1, 2, 3, 3]),
+    expected = {(1.0, 2.0, nan): ([0, 0, 3, 3, 3], [0, 1, 3, 3, 3]),
+                (1.0, 2.0, 3.0): ([0, 0, 2, 3, 3], [0, 1, 2, 3, 3]),
                 (nan, nan): ([2] * 5, [2] * 5), (1.0, nan, nan): ([3] * 5, [3] * 5)}
     for seq, (left, right) in expected.items():
         s = mf.tensor(seq)
@@ -140,7 +144,8 @@ def test_spherical_bessel_j0_as_torch_s():
 
 
 def test_kl_divergence_across_families_and_of_dirichlets_as_torch_s():
-    from meshflow.distributions import Beta, Dirichlet, Exponential, Gamma, Gumbel, Laplace, Normal, Uniform, kl_divergence
+    from meshflow.distributions import (Beta, Dirichlet, Exponential, Gamma, Gumbel, Laplace, Normal, Uniform,
+                                        kl_divergence)
     n = Normal(mf.tensor([0.3, -1.0]), mf.tensor([1.5, 0.7]))
     u = Uniform(mf.tensor([0.1, 0.2]), mf.tensor([0.6, 0.9]))
     e = Exponential(mf.tensor([1.5, 0.5]))
