@@ -204,7 +204,17 @@ def test_inference_mode_is_reported_and_mode_false_enables_grad():
 
 # ---- torch.distributions.kl: its module path and register_kl
 
-def test_distributions_kl_module_and_registered_rules():
+@pytest.fixture
+def kl_rules_restored():
+    """The rules this test registers end with it (later tests meet the built-in closed forms)."""
+    from meshflow import distributions
+    saved = dict(distributions._KL_REGISTRY)
+    yield
+    distributions._KL_REGISTRY.clear()
+    distributions._KL_REGISTRY.update(saved)
+
+
+def test_distributions_kl_module_and_registered_rules(kl_rules_restored):
     from meshflow.distributions.kl import kl_divergence, register_kl
     from meshflow.distributions import Normal, Laplace, Uniform
     kl = kl_divergence(Normal(0.0, 1.0), Normal(1.0, 2.0)).item()
