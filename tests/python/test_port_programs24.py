@@ -47,6 +47,12 @@ def test_ex_variants_report_failures_in_info_as_torch_s():
     assert not info.requires_grad and np.allclose(x.grad.numpy(), [[0.2788, 0.1494], [0.1494, 0.4082]], atol=1e-4)
 
 
+def test_float32_log10_is_the_rounded_value_as_torch_s():
+    assert mf.log10(mf.tensor([6.714285850524902])).item() == np.float32(0.826999843120575)  # torch 2's
+    x = np.random.RandomState(0).uniform(1e-3, 1e4, 2000).astype(np.float32)
+    assert np.array_equal(mf.log10(mf.from_numpy(x)).numpy(), np.log10(x.astype(np.float64)).astype(np.float32))
+
+
 def test_autocast_convolution_adds_its_bias_before_its_one_rounding():
     rs = np.random.RandomState(0)
     x = mf.from_numpy(rs.standard_normal((2, 3, 10)).astype(np.float32))

@@ -32,5 +32,5 @@ mel = torch.matmul(spec.transpose(-1, -2), fb).transpose(-1, -2)
 log_mel = torch.log(mel + 1e-6)
 mfcc_dct = torch.cos(math.pi / 10 * (torch.arange(10).float() + 0.5).unsqueeze(0) * torch.arange(5).float().unsqueeze(1))
 mfcc = mfcc_dct @ log_mel
-report(fb_shape=fb.shape, fb_colsum=fb.sum(0), fb_nonzero=(fb > 1e-5).sum(0), mel_shape=mel.shape, log_mel_mean=log_mel.mean(1),
+report(fb_shape=fb.shape, fb_colsum=fb.sum(0), fb_nonzero=(fb > 0).sum(0), mel_shape=mel.shape, log_mel_mean=log_mel.mean(1),
        mfcc_first=mfcc[:, 0], peak_mel=mel.mean(1).argmax().item())
