@@ -1,5 +1,5 @@
 """Whole programs as PyTorch users write them (issue 37, twenty-fourth programs round: 100 written
-blind, 90 agreeing with torch on their first run, then 60 more, 51), in the domains earlier rounds
+blind, 90 agreeing with torch on their first run, then 70 more, 60), in the domains earlier rounds
 stressed least: tabular and recommendation models (DLRM dot interactions, wide & deep, FM and
 DeepFM, NeuMF, two towers with in-batch softmax, EmbeddingBag with offsets and per_sample_weights,
 encodings by hand), audio (stft / istft with every window, mel filterbanks and MFCCs by hand, Conv1d
