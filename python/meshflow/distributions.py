@@ -532,6 +532,10 @@ class MultivariateNormal(Distribution):
         return self.loc
 
     @property
+    def mode(self):
+        return self.loc
+
+    @property
     def variance(self):
         return self.scale_tril.pow(2).sum(-1)
 
@@ -571,9 +575,18 @@ class Gamma(Distribution):
         c = self.concentration
         return c - self.rate.log() + c.lgamma() + (1.0 - c) * c.digamma()
 
+    def cdf(self, value):
+        """The regularized lower incomplete gamma function of (concentration, rate * value)."""
+        from .special import gammainc
+        return gammainc(self.concentration, self.rate * value)
+
     @property
     def mean(self):
         return self.concentration / self.rate
+
+    @property
+    def mode(self):
+        return (self.concentration - 1).clamp(min=0) / self.rate
 
     @property
     def variance(self):
@@ -615,6 +628,16 @@ class Dirichlet(Distribution):
         return self.concentration / self.concentration.sum(-1, keepdim=True)
 
     @property
+    def mode(self):
+        """The density's peak; where every concentration is below 1, torch's corner (the one-hot
+        of the first largest)."""
+        from .nn.functional import one_hot
+        above = (self.concentration - 1).clamp(min=0)
+        peak = above / above.sum(-1, keepdim=True)
+        corner = one_hot(peak.argmax(-1), above.shape[-1]).to(peak.dtype)
+        return where((self.concentration < 1).all(-1, keepdim=True), corner, peak)
+
+    @property
     def variance(self):
         c0 = self.concentration.sum(-1, keepdim=True)
         return self.concentration * (c0 - self.concentration) / (c0 ** 2 * (c0 + 1))
@@ -652,6 +675,10 @@ class Beta(Distribution):
         return self.concentration1 / (self.concentration1 + self.concentration0)
 
     @property
+    def mode(self):
+        return self._dirichlet.mode[..., 0]
+
+    @property
     def variance(self):
         total = self.concentration1 + self.concentration0
         return self.concentration1 * self.concentration0 / (total ** 2 * (total + 1))
@@ -679,6 +706,10 @@ class Poisson(Distribution):
     @property
     def mean(self):
         return self.rate
+
+    @property
+    def mode(self):
+        return self.rate.floor()
 
     @property
     def variance(self):
