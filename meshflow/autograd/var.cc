@@ -924,7 +924,9 @@ std::string backward_name(const std::string& recorded) {
       // the norms and pools as torch's native ops name them
       {"layer_norm", "NativeLayerNorm"}, {"batch_norm", "NativeBatchNorm"}, {"group_norm", "NativeGroupNorm"},
       {"max_pool2d", "MaxPool2DWithIndices"}, {"max_pool3d", "MaxPool3DWithIndices"}, {"avg_pool2d", "AvgPool2D"},
-      {"avg_pool3d", "AvgPool3D"}, {"conv1d", "Convolution"}, {"conv2d", "Convolution"}, {"conv3d", "Convolution"}};
+      {"avg_pool3d", "AvgPool3D"}, {"conv1d", "Convolution"}, {"conv2d", "Convolution"}, {"conv3d", "Convolution"},
+      // torch's linalg.cholesky, inv and solve run their _ex forms
+      {"linalg_cholesky", "LinalgCholeskyEx"}, {"linalg_inv", "LinalgInvEx"}, {"linalg_solve", "LinalgSolveEx"}};
   if (auto it = torch_names.find(recorded); it != torch_names.end()) return it->second + "Backward0";
   std::string camel;
   bool upper = true;

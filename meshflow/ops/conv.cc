@@ -540,6 +540,20 @@ void add_channel_bias(Tensor& out, const Tensor& bias) {
   });
 }
 
+// The elements of `t` (bfloat16 or float32) as `to` (the other), in t's memory order.
+Tensor converted(const Tensor& t, DType to) {
+  Tensor c = Tensor::empty(t.shape(), to);
+  const bool widen = to == DType::kFloat32;
+  kernel::parallel_for(t.numel(), t.numel() > kernel::kParallelGrain, [&](int64_t i) {
+    if (widen) {
+      c.data_as<float>()[i] = to_float(t.data_as<bfloat16>()[i]);
+    } else {
+      c.data_as<bfloat16>()[i] = to_bfloat16(t.data_as<float>()[i]);
+    }
+  });
+  return c;
+}
+
 // Runs a pass of the convolution g where it computes the dtype (float32, bfloat16), out =
 // pass(a, b) (plus `bias` per output channel where given), each activation in its own
 // format: pointwise ones as products (a taken in out's format), the others on oneDNN's
@@ -555,6 +569,15 @@ bool on_onednn(kernel::onednn::ConvPass pass, const ConvGeometry& g, const Tenso
   const bool primitive_bias = bias && pass == kernel::onednn::ConvPass::kForward;
   if (a.numel() == 0 || b.numel() == 0 || out.numel() == 0) {
     std::memset(out.data(), 0, out.nbytes());
+  } else if (bias && !primitive_bias && a.dtype() == DType::kBFloat16 && !is_last(a) && !is_last(out)) {
+    // A bias the pass's primitive does not add (a transposed convolution's) in bfloat16: the
+    // pass and the sum in float32, rounded once, as torch's deconvolution adds it.
+    Tensor wide = Tensor::empty(out.shape(), DType::kFloat32);
+    kernel::onednn::conv(pass, g, DType::kFloat32, converted(a, DType::kFloat32).data(),
+                         converted(b, DType::kFloat32).data(), wide.data());
+    add_channel_bias(wide, converted(*bias, DType::kFloat32));
+    std::memcpy(out.data(), converted(wide, DType::kBFloat16).data(), out.nbytes());
+    return true;
   } else if (pointwise(pass, g, a.dtype())) {
     const Tensor a_as_out = kernel::onednn::in_format(a, out.format());
     pointwise_pass(pass, g, a_as_out.data_as<float>(), b.data_as<float>(), out.data_as<float>(), is_last(out));
@@ -1026,6 +1049,22 @@ std::vector<Var> pad_backward_grad(const GradContext& ctx) {
 constexpr const char* kUnfold = "unfold";
 constexpr const char* kFold = "fold";
 
+// unfold and fold move and sum values with real coefficients, so they take complex ones too
+// (istft overlap-adds complex frames with it where return_complex=True): f(T{}) for floating
+// and complex T.
+void expect_block_values(const std::string& op, const TensorMeta& m) {
+  if (!is_complex(m.dtype)) kernel::expect_floating(op, m, "the input");
+}
+
+template <typename F>
+void visit_block_values(DType dtype, F&& f) {
+  if (is_complex(dtype)) {
+    visit_complex(dtype, f);
+  } else {
+    kernel::visit_floating(dtype, f);
+  }
+}
+
 // S(0) -> S(0) (the images), P -> P (linear); channels do not split alike (C and C taps
 // would split at different places).
 std::vector<Signature> block_signatures(const std::vector<TensorMeta>&, const std::vector<TensorMeta>&,
@@ -1035,7 +1074,7 @@ std::vector<Signature> block_signatures(const std::vector<TensorMeta>&, const st
 
 std::vector<TensorMeta> unfold_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kUnfold, in, 1);
-  kernel::expect_floating(kUnfold, in[0], "the input");
+  expect_block_values(kUnfold, in[0]);
   const Shape& x = in[0].shape;
   if (x.size() != 4) op_error(kUnfold, "the input has shape " + to_string(x) + "; expected [N, C, H, W]");
   const kernel::ConvGeometry g = kernel::block_geometry(kUnfold, attrs, x[1], {x[2], x[3]});
@@ -1049,7 +1088,7 @@ std::vector<Tensor> unfold_kernel(const std::vector<Tensor>& in, const KernelCon
   const kernel::ConvGeometry g = kernel::block_geometry(kUnfold, ctx.attrs, xs[1], {xs[2], xs[3]});
   Tensor y = ctx.output(0, {xs[0], xs[1] * g.kernel_volume(), g.out_volume()}, x.dtype());
   const int64_t rows = xs[0] * xs[1] * g.kernel_volume();
-  kernel::visit_floating(x.dtype(), [&](auto v) {
+  visit_block_values(x.dtype(), [&](auto v) {
     using T = decltype(v);
     kernel::parallel_for(rows, y.numel() > kernel::kParallelGrain,
                          [&](int64_t r) { im2col_row(g, x.data_as<T>(), r, y.data_as<T>()); });
@@ -1059,7 +1098,7 @@ std::vector<Tensor> unfold_kernel(const std::vector<Tensor>& in, const KernelCon
 
 std::vector<TensorMeta> fold_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kFold, in, 1);
-  kernel::expect_floating(kFold, in[0], "the input");
+  expect_block_values(kFold, in[0]);
   const Shape& x = in[0].shape;
   const std::vector<int64_t>& size = attrs.get_ints("output_size");
   if (x.size() != 3 || size.size() != 2) {
@@ -1083,7 +1122,7 @@ std::vector<Tensor> fold_kernel(const std::vector<Tensor>& in, const KernelConte
   const kernel::ConvGeometry g = kernel::block_geometry(kFold, ctx.attrs, 0, Shape(size));
   const int64_t taps = g.kernel_volume(), planes = x.shape()[0] * (x.shape()[1] / taps);
   Tensor y = ctx.output(0, {x.shape()[0], x.shape()[1] / taps, size[0], size[1]}, x.dtype());
-  kernel::visit_floating(x.dtype(), [&](auto v) {
+  visit_block_values(x.dtype(), [&](auto v) {
     using T = decltype(v);
     kernel::parallel_for(planes, x.numel() > kernel::kParallelGrain, [&](int64_t p) {
       col2im_plane(g, x.data_as<T>() + p * taps * g.out_volume(), y.data_as<T>() + p * g.in_volume());
@@ -1444,8 +1483,11 @@ void register_conv_ops(OpRegistry& r) {
   r.add(std::move(pad));
   r.add(with_grad(make_op(kPadBackward, pad_backward_infer, pad_backward_signatures, pad_backward_kernel),
                   pad_backward_grad));
-  r.add(with_grad(make_op(kUnfold, unfold_infer, block_signatures, unfold_kernel), unfold_grad));
-  r.add(with_grad(make_op(kFold, fold_infer, block_signatures, fold_kernel), fold_grad));
+  for (OpDef op : {with_grad(make_op(kUnfold, unfold_infer, block_signatures, unfold_kernel), unfold_grad),
+                   with_grad(make_op(kFold, fold_infer, block_signatures, fold_kernel), fold_grad)}) {
+    op.complex = true;  // the CPU's kernels (visit_block_values)
+    r.add(std::move(op));
+  }
   auto planes = [](const std::vector<TensorMeta>&, const std::vector<TensorMeta>&, const Attrs&) {
     return kernel::plane_signatures(1, 1, true);
   };

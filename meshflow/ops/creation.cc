@@ -217,7 +217,19 @@ TensorMeta arange_meta(const std::string& op, const Attrs& attrs) {
   }
   const DType dtype = dtype_of(op, attrs);
   kernel::check_fits(op, "start", attrs, dtype);
-  kernel::check_fits(op, "end", attrs, dtype);
+  if (count > 0) {
+    // The last value made must fit, not end, which is excluded: arange(256, dtype=uint8) is
+    // 0 ... 255, as torch's.
+    Attrs last;
+    int64_t steps = 0, last_int = 0;
+    if (start_int && step_int && !__builtin_mul_overflow(static_cast<int64_t>(count) - 1, *step_int, &steps) &&
+        !__builtin_add_overflow(*start_int, steps, &last_int)) {
+      last.set("last", last_int);
+    } else {
+      last.set("last", start + (count - 1) * step);
+    }
+    kernel::check_fits(op, "last", last, dtype);
+  }
   return {{static_cast<int64_t>(count)}, dtype};
 }
 

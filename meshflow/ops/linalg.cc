@@ -6,12 +6,18 @@
 //   linalg_slogdet(A) -> sign [...], logabsdet [...]                 (getrf; a singular A
 //                        gives sign 0 and logabsdet -inf, as torch's)
 //   linalg_cholesky(A) -> L lower, A = L L^T, reading A's lower half  (potrf)
+//   solve, inv and cholesky with attr `ex` true (torch.linalg's *_ex) also return info
+//                        [...] int32 per matrix instead of raising: 0, or LAPACK's info (the
+//                        order of the zero pivot / failing minor); L is then what potrf left
+//                        (as torch's), X and A^-1 NaN (torch's: what its solves leave)
 //   linalg_lu_factor(A[..., m, n]) -> LU [..., m, n] (L's unit diagonal left out, U above),
 //                        pivots [..., min(m, n)] int32, 1-based rows each row i was swapped
 //                        with in turn, as torch's; a singular A factors (U has a zero)  (getrf)
 //   linalg_lu_permutation(pivots[..., k]; rows m) -> perm [..., m] int64: row i of P^T A
 //                        is row perm[i] of A (the swaps applied in order to 0..m-1)
 //   linalg_qr(A; complete) -> Q, R                                   (geqrf, orgqr)
+//   linalg_geqrf(A[..., m, n]) -> QR [..., m, n] (R on and above the diagonal, the Householder
+//                        vectors below it), tau [..., min(m, n)]: LAPACK's own, torch.geqrf (geqrf)
 //   linalg_eigh(A; upper) -> eigenvalues ascending [..., n], eigenvectors as columns
 //                        reading one half of A (upper: its upper one) (syevd)
 //   linalg_svd(A; full_matrices) -> U, S (descending), Vh            (gesdd)
@@ -25,7 +31,7 @@
 //   linalg_eigh_backward(eigenvalues, V, g_eigenvalues, gV) -> gA
 //   linalg_svd_backward(U, S, Vh, gU, gS, gVh) -> gA   (full_matrices=False only)
 // Inputs have the same batch dims (the Python front broadcasts them). A singular matrix,
-// one not positive-definite or a decomposition that does not converge raises LinAlgError
+// one not positive-definite (but for `ex` above) or a decomposition that does not converge raises LinAlgError
 // (core/error.h) from the kernel, naming the batch element (its index on this rank).
 //
 // Signatures: every input and output split alike on any batch dim, each rank solving its
@@ -33,13 +39,14 @@
 // a result depends on the whole matrix.
 //
 // Gradients: solve, inv and slogdet's are written with ops (solve and inv themselves);
-// cholesky, eigh and svd have backward kernels. qr, eig, lstsq and lu_factor have none (the
+// cholesky, eigh and svd have backward kernels. qr, geqrf, eig, lstsq and lu_factor have none (the
 // Python front refuses inputs that require grad).
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -275,9 +282,33 @@ constexpr const char* kCholeskyBackward = "linalg_cholesky_backward";
 
 const char* const kInvertible = "an invertible matrix";
 
-// x[n, k] = a[n, n]^-1 b[n, k], row-major; b null: the identity (the inverse).
+// Whether the op reports a failure in an info output (torch's *_ex) instead of raising.
+bool reports_info(const Attrs& attrs) { return attrs.has("ex") && attrs.get_bool("ex"); }
+
+// The op's outputs: `result`, and with `ex` the info per matrix of A (`a`).
+std::vector<TensorMeta> with_info(const TensorMeta& result, const TensorMeta& a, const Attrs& attrs) {
+  if (!reports_info(attrs)) return {result};
+  return {result, {batch_of(a.shape), DType::kInt32}};
+}
+
+// The info output of an `ex` op (none otherwise), where the kernel writes each matrix's.
+std::optional<Tensor> info_output(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  if (!reports_info(ctx.attrs)) return std::nullopt;
+  return ctx.output(1, batch_of(in[0].shape()), DType::kInt32);
+}
+
+int32_t* data_of(std::optional<Tensor>& info) { return info ? info->data_as<int32_t>() : nullptr; }
+
+std::vector<Tensor> with_info(Tensor result, std::optional<Tensor> info) {
+  if (!info) return {std::move(result)};
+  return {std::move(result), std::move(*info)};
+}
+
+// x[n, k] = a[n, n]^-1 b[n, k], row-major; b null: the identity (the inverse). A singular
+// a raises, or with `info` is reported there (x NaN).
 template <typename T>
-void solve_one(const std::string& op, int64_t element, int n, int k, const T* a, const T* b, T* x) {
+void solve_one(const std::string& op, int64_t element, int n, int k, const T* a, const T* b, T* x,
+               int32_t* info_out) {
   std::vector<T> fa(static_cast<size_t>(n) * n), fb(static_cast<size_t>(n) * k, T(0));
   std::vector<int> ipiv(n);
   to_lapack(a, n, n, fa.data(), n);
@@ -288,6 +319,11 @@ void solve_one(const std::string& op, int64_t element, int n, int k, const T* a,
   }
   int info = 0;
   gesv(n, k, fa.data(), ipiv.data(), fb.data(), &info);
+  if (info_out) info_out[element] = info;
+  if (info > 0 && info_out) {
+    std::fill(x, x + static_cast<size_t>(n) * k, std::numeric_limits<T>::quiet_NaN());
+    return;
+  }
   if (info > 0) {
     linalg_error(op, element, "the matrix is singular (U[" + std::to_string(info - 1) + ", " +
                                   std::to_string(info - 1) + "] of its LU factorization is zero)", kInvertible);
@@ -295,23 +331,24 @@ void solve_one(const std::string& op, int64_t element, int n, int k, const T* a,
   from_lapack(fb.data(), n, n, k, x);
 }
 
-std::vector<TensorMeta> solve_infer(const std::vector<TensorMeta>& in, const Attrs&) {
+std::vector<TensorMeta> solve_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(kSolve, in, 2);
   expect_matrices(kSolve, in[0], true);
   expect_right_side(kSolve, in[0], in[1], in[0].shape.back());
-  return {in[1]};
+  return with_info(in[1], in[0], attrs);
 }
 
 std::vector<Tensor> solve_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   const Shape& s = in[1].shape();
   Tensor out = ctx.output(0, s, in[1].dtype());
+  std::optional<Tensor> info = info_output(in, ctx);
   const int n = lapack_dim(kSolve, s[s.size() - 2]), k = lapack_dim(kSolve, s.back());
   for_each_matrix(in[0], [&](int64_t e, auto tag) {
     using T = decltype(tag);
     solve_one<T>(kSolve, e, n, k, in[0].data_as<T>() + e * n * n, in[1].data_as<T>() + e * n * k,
-                 out.data_as<T>() + e * n * k);
+                 out.data_as<T>() + e * n * k, data_of(info));
   });
-  return {out};
+  return with_info(out, info);
 }
 
 // X = A^-1 B: gB = A^-T gX, gA = -gB X^T.
@@ -323,20 +360,22 @@ std::vector<Var> solve_grad(const GradContext& ctx) {
   return grads;
 }
 
-std::vector<TensorMeta> square_infer(const std::string& op, const std::vector<TensorMeta>& in) {
+std::vector<TensorMeta> square_infer(const std::string& op, const std::vector<TensorMeta>& in, const Attrs& attrs) {
   kernel::expect_inputs(op, in, 1);
   expect_matrices(op, in[0], true);
-  return {in[0]};
+  return with_info(in[0], in[0], attrs);
 }
 
 std::vector<Tensor> inv_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+  std::optional<Tensor> info = info_output(in, ctx);
   const int n = lapack_dim(kInv, in[0].shape().back());
   for_each_matrix(in[0], [&](int64_t e, auto tag) {
     using T = decltype(tag);
-    solve_one<T>(kInv, e, n, n, in[0].data_as<T>() + e * n * n, nullptr, out.data_as<T>() + e * n * n);
+    solve_one<T>(kInv, e, n, n, in[0].data_as<T>() + e * n * n, nullptr, out.data_as<T>() + e * n * n,
+                 data_of(info));
   });
-  return {out};
+  return with_info(out, info);
 }
 
 // Y = A^-1: gA = -Y^T gY Y^T.
@@ -391,6 +430,8 @@ std::vector<Var> slogdet_grad(const GradContext& ctx) {
 
 std::vector<Tensor> cholesky_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
   Tensor out = ctx.output(0, in[0].shape(), in[0].dtype());
+  std::optional<Tensor> info_tensor = info_output(in, ctx);
+  int32_t* info_out = data_of(info_tensor);
   const int n = lapack_dim(kCholesky, in[0].shape().back());
   for_each_matrix(in[0], [&](int64_t e, auto tag) {
     using T = decltype(tag);
@@ -398,7 +439,8 @@ std::vector<Tensor> cholesky_kernel(const std::vector<Tensor>& in, const KernelC
     to_lapack(in[0].data_as<T>() + e * n * n, n, n, f.data(), n);
     int info = 0;
     potrf(n, f.data(), &info);
-    if (info > 0) {
+    if (info_out) info_out[e] = info;
+    if (info > 0 && !info_out) {
       linalg_error(kCholesky, e, "the leading minor of order " + std::to_string(info) + " is not positive-definite",
                    "a symmetric positive-definite matrix");
     }
@@ -406,7 +448,7 @@ std::vector<Tensor> cholesky_kernel(const std::vector<Tensor>& in, const KernelC
     from_lapack(f.data(), n, n, n, l);
     for (int i = 0; i < n; ++i) std::fill(l + static_cast<size_t>(i) * n + i + 1, l + static_cast<size_t>(i + 1) * n, T(0));
   });
-  return {out};
+  return with_info(out, info_tensor);
 }
 
 std::vector<Var> cholesky_grad(const GradContext& ctx) {
@@ -438,7 +480,7 @@ std::vector<Tensor> cholesky_backward_kernel(const std::vector<Tensor>& in, cons
         p[static_cast<size_t>(j) * n + i] = v;
       }
     }
-    solve_one<T>(kCholeskyBackward, e, n, n, l, nullptr, l_inv.data());
+    solve_one<T>(kCholeskyBackward, e, n, n, l, nullptr, l_inv.data(), nullptr);
     kernel::gemm(false, false, n, n, n, p.data(), l_inv.data(), sm.data());
     kernel::gemm(true, false, n, n, n, l_inv.data(), sm.data(), out.data_as<T>() + e * n * n);
   });
@@ -449,6 +491,7 @@ std::vector<Tensor> cholesky_backward_kernel(const std::vector<Tensor>& in, cons
 // qr, eigh, eig, svd, lstsq
 
 constexpr const char* kQr = "linalg_qr";
+constexpr const char* kGeqrf = "linalg_geqrf";
 constexpr const char* kEig = "linalg_eig";
 constexpr const char* kEigh = "linalg_eigh";
 constexpr const char* kEighBackward = "linalg_eigh_backward";
@@ -501,6 +544,31 @@ std::vector<Tensor> qr_kernel(const std::vector<Tensor>& in, const KernelContext
     from_lapack(f.data(), m, m, q_cols, q.data_as<T>() + e * m * q_cols);
   });
   return {q, r};
+}
+
+std::vector<TensorMeta> geqrf_infer(const std::vector<TensorMeta>& in, const Attrs&) {
+  kernel::expect_inputs(kGeqrf, in, 1);
+  expect_matrices(kGeqrf, in[0], false);
+  return {in[0], {with_batch(batch_of(in[0].shape), {Dims(in[0].shape).k}), in[0].dtype}};
+}
+
+std::vector<Tensor> geqrf_kernel(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  const Dims d(in[0].shape());
+  const int m = lapack_dim(kGeqrf, d.m), n = lapack_dim(kGeqrf, d.n), k = static_cast<int>(d.k);
+  Tensor qr = ctx.output(0, in[0].shape(), in[0].dtype());
+  Tensor tau = ctx.output(1, with_batch(batch_of(in[0].shape()), {k}), in[0].dtype());
+  for_each_matrix(in[0], [&](int64_t e, auto tag) {
+    using T = decltype(tag);
+    std::vector<T> f(static_cast<size_t>(m) * n), t(std::max(k, 1)), work(1);
+    to_lapack(in[0].data_as<T>() + e * m * n, m, n, f.data(), m);
+    int info = 0;
+    geqrf(m, n, f.data(), t.data(), work.data(), -1, &info);
+    work.resize(work_size(work[0]));
+    geqrf(m, n, f.data(), t.data(), work.data(), static_cast<int>(work.size()), &info);
+    from_lapack(f.data(), m, m, n, qr.data_as<T>() + e * m * n);
+    std::copy(t.begin(), t.begin() + k, tau.data_as<T>() + e * k);
+  });
+  return {qr, tau};
 }
 
 std::vector<TensorMeta> eigh_infer(const std::vector<TensorMeta>& in, const Attrs& attrs) {
@@ -875,16 +943,17 @@ OpDef data_checked(std::string name, decltype(OpDef::infer) infer, decltype(OpDe
 
 void register_linalg_ops(OpRegistry& r) {
   r.add(with_grad(data_checked(kSolve, solve_infer, solve_kernel), solve_grad));
-  r.add(with_grad(data_checked(kInv, [](const std::vector<TensorMeta>& in, const Attrs&) { return square_infer(kInv, in); },
+  r.add(with_grad(data_checked(kInv, [](const std::vector<TensorMeta>& in, const Attrs& a) { return square_infer(kInv, in, a); },
                                inv_kernel),
                   inv_grad));
   r.add(with_grad(data_checked(kSlogdet, slogdet_infer, slogdet_kernel), slogdet_grad));
   r.add(with_grad(
-      data_checked(kCholesky, [](const std::vector<TensorMeta>& in, const Attrs&) { return square_infer(kCholesky, in); },
+      data_checked(kCholesky, [](const std::vector<TensorMeta>& in, const Attrs& a) { return square_infer(kCholesky, in, a); },
                    cholesky_kernel),
       cholesky_grad));
   r.add(data_checked(kCholeskyBackward, cholesky_backward_infer, cholesky_backward_kernel));
   r.add(data_checked(kQr, qr_infer, qr_kernel));
+  r.add(make_op(kGeqrf, geqrf_infer, batch_splits(), geqrf_kernel));
   OpDef eig = data_checked(kEig, eig_infer, eig_kernel);
   eig.complex = true;  // its results (its infer refuses complex inputs)
   r.add(std::move(eig));

@@ -321,7 +321,9 @@ def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=No
     array = input._numpy()
     if dim is not None:
         dim = dim % max(array.ndim, 1)
-    values, inverse, counts = _np.unique(array, return_inverse=True, return_counts=True, axis=dim)
+    # each NaN its own value, as torch's (NumPy's default merges them)
+    nan_apart = {"equal_nan": False} if dim is None else {}
+    values, inverse, counts = _np.unique(array, return_inverse=True, return_counts=True, axis=dim, **nan_apart)
     return _unique_result(input, values, inverse.reshape(input.shape if dim is None else -1), counts, return_inverse,
                           return_counts)
 
@@ -705,7 +707,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     from . import linalg
     if compute_mode not in _CDIST_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode; expected one of {_CDIST_MODES}")
-    return linalg.vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1)
+    return _C.grad_fn_as(linalg.vector_norm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, dim=-1), "CdistBackward0", x1, x2)
 
 
 def kron(input, other):
@@ -739,10 +741,28 @@ def tensordot(a, b, dims=2):
 
 def bucketize(input, boundaries, *, out_int32=False, right=False):
     """The index of the bucket of each value among sorted 1-d `boundaries` (torch's)."""
-    below = (boundaries.reshape(*([1] * input.ndim), -1) < input.unsqueeze(-1)) if not right else \
-        (boundaries.reshape(*([1] * input.ndim), -1) <= input.unsqueeze(-1))
-    return below.to(_dtype.int32 if out_int32 else _dtype.int64).sum(-1).to(
-        _dtype.int32 if out_int32 else _dtype.int64)
+    return _insertion_points(boundaries, input, right, out_int32)
+
+
+def _insertion_points(seq, vals, right, out_int32):
+    """Where each of vals would go in seq's sorted last dim (vals [..., m] against seq [..., n]
+    of the same leading dims, or seq 1-d): torch's binary search, step for step, so that NaN
+    (which compares false) lands where torch's does: a NaN value after everything, a NaN
+    boundary wherever the search's midpoints meet it."""
+    from ._ops_creation import full_like, zeros_like
+    from ._ops_elementwise import where
+    n = seq.shape[-1]
+    dtype = _dtype.int32 if out_int32 else _dtype.int64
+    lo, hi = zeros_like(vals, dtype=_dtype.int64), full_like(vals, n, dtype=_dtype.int64)
+    for _ in range(n.bit_length()):
+        mid = (lo + hi) // 2
+        at = mid.clamp(max=builtins.max(n - 1, 0))
+        m = seq[at] if seq.ndim == 1 else seq.gather(-1, at)
+        after = ~(m > vals) if right else ~(m >= vals)  # the search goes past mid
+        searching = lo < hi
+        lo = where(searching & after, mid + 1, lo)
+        hi = where(searching & ~after, mid, hi)
+    return lo.to(dtype)
 
 
 def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=None, sorter=None):
@@ -751,12 +771,7 @@ def searchsorted(sorted_sequence, values, *, out_int32=False, right=False, side=
     right = right or side == "right"
     if sorter is not None:
         sorted_sequence = sorted_sequence.gather(-1, sorter)
-    seq = sorted_sequence.unsqueeze(-2) if sorted_sequence.ndim > 1 else sorted_sequence.reshape(
-        *([1] * values.ndim), -1)
-    vals = values.unsqueeze(-1)
-    below = (seq <= vals) if right else (seq < vals)
-    dtype = _dtype.int32 if out_int32 else _dtype.int64
-    return below.to(dtype).sum(-1).to(dtype)
+    return _insertion_points(sorted_sequence, values, right, out_int32)
 
 
 def isin(elements, test_elements, *, invert=False):

@@ -20,12 +20,23 @@ class Constraint:
 
     def __init__(self, check=None, event_dim=0, is_discrete=False, name="Constraint"):
         self._check, self.event_dim, self.is_discrete, self._name = check, event_dim, is_discrete, name
+        kind = _KINDS.get(name.split("(")[0])
+        if type(self) is Constraint and kind is not None:
+            self.__class__ = kind  # torch's class of the set (isinstance(d.support, constraints._Interval))
 
     def check(self, value):
         return self._check(value)
 
     def __repr__(self):
         return self._name
+
+
+# torch's constraint classes, by the name their repr starts with (each a Constraint here).
+_KINDS = {kind: type("_" + kind, (Constraint,), {"__slots__": ()}) for kind in (
+    "Boolean", "Real", "GreaterThan", "GreaterThanEq", "LessThan", "Interval", "HalfOpenInterval", "IntegerInterval",
+    "IntegerGreaterThan", "Simplex", "LowerTriangular", "LowerCholesky", "PositiveDefinite", "OneHot", "Multinomial",
+    "IndependentConstraint")}
+globals().update({cls.__name__: cls for cls in _KINDS.values()})
 
 
 class _Dependent(Constraint):
@@ -98,8 +109,8 @@ real_vector = independent(real, 1)
 positive = greater_than(0.0)
 nonnegative = greater_than_eq(0.0)
 unit_interval = interval(0.0, 1.0)
-nonnegative_integer = Constraint(lambda v: _whole(v) & (v >= 0), is_discrete=True, name="IntegerGreaterThan(0)")
-positive_integer = Constraint(lambda v: _whole(v) & (v >= 1), is_discrete=True, name="IntegerGreaterThan(1)")
+nonnegative_integer = Constraint(lambda v: _whole(v) & (v >= 0), is_discrete=True, name="IntegerGreaterThan(lower_bound=0)")
+positive_integer = Constraint(lambda v: _whole(v) & (v >= 1), is_discrete=True, name="IntegerGreaterThan(lower_bound=1)")
 simplex = Constraint(lambda v: (v >= 0).all(-1) & ((v.sum(-1) - 1).abs() < 1e-6), event_dim=1, name="Simplex()")
 lower_triangular = Constraint(lambda v: (v.tril() == v).flatten(-2).all(-1), event_dim=2, name="LowerTriangular()")
 lower_cholesky = Constraint(

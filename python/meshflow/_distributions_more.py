@@ -270,6 +270,9 @@ class _Half(_d.Distribution):
     def cdf(self, value):
         return 2 * self.base_dist.cdf(value) - 1
 
+    def icdf(self, prob):
+        return self.base_dist.icdf((prob + 1) / 2)
+
     def entropy(self):
         return self.base_dist.entropy() - math.log(2)
 

@@ -12,7 +12,7 @@ view_as_real's (..., 2) floats.
 istft inverts it by the windowed overlap-add, divided by the overlap-added squared window
 (torch's NOLA condition: that sum must not vanish where the output lies).
 """
-from . import _dtype
+from . import _C, _dtype
 from ._tensor import Tensor
 
 __all__ = ["stft", "istft"]
@@ -72,8 +72,8 @@ def stft(input, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         raise RuntimeError("Cannot have onesided output if window or input is complex")
     spectrum = _fft.rfft(frames, dim=-1, norm=norm) if onesided else _fft.fft(frames, dim=-1, norm=norm)
     out = spectrum.transpose(-1, -2)
-    if input.ndim == 1:
-        out = out.squeeze(0)
+    if input.ndim == 1:  # torch's squeeze_ of its batch (SqueezeBackward4)
+        out = _C.grad_fn_as(out.squeeze(0), "SqueezeBackward4", out)
     return out if return_complex or return_complex is None else view_as_real(out)
 
 

@@ -532,6 +532,10 @@ class MultivariateNormal(Distribution):
         return self.loc
 
     @property
+    def mode(self):
+        return self.loc
+
+    @property
     def variance(self):
         return self.scale_tril.pow(2).sum(-1)
 
@@ -571,9 +575,18 @@ class Gamma(Distribution):
         c = self.concentration
         return c - self.rate.log() + c.lgamma() + (1.0 - c) * c.digamma()
 
+    def cdf(self, value):
+        """The regularized lower incomplete gamma function of (concentration, rate * value)."""
+        from .special import gammainc
+        return gammainc(self.concentration, self.rate * value)
+
     @property
     def mean(self):
         return self.concentration / self.rate
+
+    @property
+    def mode(self):
+        return (self.concentration - 1).clamp(min=0) / self.rate
 
     @property
     def variance(self):
@@ -615,6 +628,16 @@ class Dirichlet(Distribution):
         return self.concentration / self.concentration.sum(-1, keepdim=True)
 
     @property
+    def mode(self):
+        """The density's peak; where every concentration is below 1, torch's corner (the one-hot
+        of the first largest)."""
+        from .nn.functional import one_hot
+        above = (self.concentration - 1).clamp(min=0)
+        peak = above / above.sum(-1, keepdim=True)
+        corner = one_hot(peak.argmax(-1), above.shape[-1]).to(peak.dtype)
+        return where((self.concentration < 1).all(-1, keepdim=True), corner, peak)
+
+    @property
     def variance(self):
         c0 = self.concentration.sum(-1, keepdim=True)
         return self.concentration * (c0 - self.concentration) / (c0 ** 2 * (c0 + 1))
@@ -652,6 +675,10 @@ class Beta(Distribution):
         return self.concentration1 / (self.concentration1 + self.concentration0)
 
     @property
+    def mode(self):
+        return self._dirichlet.mode[..., 0]
+
+    @property
     def variance(self):
         total = self.concentration1 + self.concentration0
         return self.concentration1 * self.concentration0 / (total ** 2 * (total + 1))
@@ -679,6 +706,10 @@ class Poisson(Distribution):
     @property
     def mean(self):
         return self.rate
+
+    @property
+    def mode(self):
+        return self.rate.floor()
 
     @property
     def variance(self):
@@ -829,6 +860,11 @@ def _kl_rules(p, q):
         sp, sq = p1 + p0, q1 + q0
         return (q1.lgamma() + q0.lgamma() + sp.lgamma()) - (p1.lgamma() + p0.lgamma() + sq.lgamma()) + \
             (p1 - q1) * p1.digamma() + (p0 - q0) * p0.digamma() + (sq - sp) * sp.digamma()
+    if isinstance(p, Dirichlet):
+        pc, qc = p.concentration, q.concentration
+        p_sum = pc.sum(-1)
+        return p_sum.lgamma() - qc.sum(-1).lgamma() - (pc.lgamma() - qc.lgamma()).sum(-1) + \
+            ((pc - qc) * (pc.digamma() - p_sum.digamma().unsqueeze(-1))).sum(-1)
     if isinstance(p, MultivariateNormal):
         from . import linalg
         n = p.event_shape[0]
@@ -871,13 +907,19 @@ def _registered_kl(p, q):
 def kl_divergence(p, q):
     """KL(p || q): a rule given to register_kl, or for two distributions of the same family
     (Normal, Categorical, Bernoulli, Uniform, Exponential, Laplace, Poisson, Gamma, Beta,
-    MultivariateNormal, Independent) torch's closed forms."""
+    Dirichlet, MultivariateNormal, Independent) or of two families torch has one for
+    (_distributions_kl.CROSS_FAMILY) torch's closed forms."""
     rule = _registered_kl(p, q)
     if rule is not None:
         return rule(p, q)
     if type(p) is not type(q):
-        raise NotImplementedError(f"kl_divergence({type(p).__name__}, {type(q).__name__}) is not implemented; "
-                                  "expected two distributions of the same family")
+        from ._distributions_kl import CROSS_FAMILY
+        cross = CROSS_FAMILY.get((type(p), type(q)))
+        if cross is None:
+            raise NotImplementedError(f"kl_divergence({type(p).__name__}, {type(q).__name__}) is not implemented; "
+                                      "expected two distributions of the same family or a pair torch has a closed "
+                                      "form for")
+        return cross(p, q)
     if isinstance(p, Normal):
         var_ratio = (p.scale / q.scale) ** 2
         t1 = ((p.loc - q.loc) / q.scale) ** 2

@@ -99,14 +99,22 @@ def _no_grad_yet(name, *tensors):
 def solve(A, B, *, left=True):
     """X with A X = B (left) or X A = B; B a batch of vectors when B.ndim == 1 or B's shape is
     A's batch and n."""
+    return _solve(A, B, left, {})[0]
+
+
+def _solve(A, B, left, attrs):
+    """linalg_solve's outputs (X, and info with attrs' `ex`) for solve's arguments."""
     if not left:
-        return solve(A.transpose(-2, -1), B.transpose(-2, -1)).transpose(-2, -1)
+        X, *info = _solve(A.transpose(-2, -1), B.transpose(-2, -1), True, attrs)
+        return [X.transpose(-2, -1), *info]
+    given = (A, B)
     vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
     if vector:
         B = B.unsqueeze(-1)
     A, B = _batched(A, B)
-    X = apply("linalg_solve", [A, B])[0]
-    return X.squeeze(-1) if vector else X
+    X, *info = apply("linalg_solve", [A, B], attrs)
+    # a batch of vectors' unsqueeze and squeeze shown as torch's one node
+    return [_C.grad_fn_as(X.squeeze(-1), "LinalgSolveExBackward0", *given) if vector else X, *info]
 
 
 def inv(A):
@@ -122,7 +130,7 @@ def slogdet(A):
 def det(A):
     """The determinant of each square matrix (sign * exp(log|det|): its gradient is det * A^-T)."""
     sign, logabsdet = slogdet(A)
-    return sign * logabsdet.exp()
+    return _C.grad_fn_as(sign * logabsdet.exp(), "LinalgDetBackward0", A)
 
 
 def logdet(A):
@@ -186,9 +194,14 @@ def svdvals(A):
 
 
 def lstsq(A, B, rcond=None, *, driver=None):
-    """The least-squares solution of A X = B (LAPACK's gelsd, whatever `driver`), with the
-    rank and singular values; residuals (the squared column norms of A X - B) where m > n and
-    every matrix has full rank, else empty, as torch's."""
+    """The least-squares solution of A X = B (LAPACK's gelsd, whatever `driver`), with what
+    torch's driver returns beside it (torch's CPU default gelsy): the rank (not for gels), the
+    singular values (gelsd and gelss alone) and the residuals, the squared column norms of
+    A X - B (not for gelsy; where m > n and every matrix has full rank); the others empty."""
+    driver = "gelsy" if driver is None else driver
+    if driver not in ("gels", "gelsy", "gelsd", "gelss"):
+        raise RuntimeError(f"torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss), "
+                           f"got {driver!r}")
     _no_grad_yet("lstsq", A, B)
     vector = B.ndim == A.ndim - 1
     if vector:
@@ -198,14 +211,19 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if rcond is None:
         rcond = (1.1920929e-07 if A.dtype == _dtype.float32 else 2.220446049250313e-16) * builtins.max(m, n)
     X, rank, S = apply("linalg_lstsq", [A, B], {"rcond": float(rcond)})
-    if m > n and bool((rank == n).all()):
+    from ._ops_creation import empty
+
+    def none(dtype):
+        return empty(0, dtype=dtype, device=None if A.is_global else A.device)
+
+    if driver != "gelsy" and m > n and (driver == "gels" or bool((rank == n).all())):
         residuals = ((A @ X - B) ** 2).sum(dim=-2)
     else:
-        from ._ops_creation import empty
-        residuals = empty(0, dtype=A.dtype, device=None if A.is_global else A.device)
+        residuals = none(A.dtype)
     if vector:
         X = X.squeeze(-1)
-    return _Lstsq(X, residuals, rank, S)
+    return _Lstsq(X, residuals, none(rank.dtype) if driver == "gels" else rank,
+                  S if driver in ("gelsd", "gelss") else none(A.dtype))
 
 
 _LU_FACTOR = _returns("linalg_lu_factor", ("LU", "pivots"))
@@ -368,15 +386,27 @@ def _ok(A, dims):
 
 
 def inv_ex(A, *, check_errors=False):
-    return _returns("linalg_inv_ex", ("inverse", "info"))(inv(A), _ok(A, 2))
+    """(A^-1, info): info per matrix 0, or the order of U's zero pivot (its inverse NaN), as
+    torch's; check_errors raises as inv does."""
+    if check_errors:
+        return _returns("linalg_inv_ex", ("inverse", "info"))(inv(A), _ok(A, 2))
+    return _returns("linalg_inv_ex", ("inverse", "info"))(*apply("linalg_inv", [A], {"ex": True}))
 
 
 def cholesky_ex(A, *, upper=False, check_errors=False):
-    return _returns("linalg_cholesky_ex", ("L", "info"))(cholesky(A, upper=upper), _ok(A, 2))
+    """(L, info): info per matrix 0, or the order of the leading minor that is not
+    positive-definite (L what the factorization left), as torch's."""
+    if check_errors:
+        return _returns("linalg_cholesky_ex", ("L", "info"))(cholesky(A, upper=upper), _ok(A, 2))
+    L, info = apply("linalg_cholesky", [A], {"ex": True})
+    return _returns("linalg_cholesky_ex", ("L", "info"))(L.transpose(-2, -1) if upper else L, info)
 
 
 def solve_ex(A, B, *, left=True, check_errors=False):
-    return _returns("linalg_solve_ex", ("result", "info"))(solve(A, B, left=left), _ok(A, 2))
+    """(X, info) as inv_ex's."""
+    if check_errors:
+        return _returns("linalg_solve_ex", ("result", "info"))(solve(A, B, left=left), _ok(A, 2))
+    return _returns("linalg_solve_ex", ("result", "info"))(*_solve(A, B, left, {"ex": True}))
 
 
 def _eye_like(A, n, m=None):
@@ -535,6 +565,16 @@ def _pca_lowrank(A, q=None, center=True, niter=2):
     return _svd_lowrank(A - A.mean(-2, keepdim=True) if center else A, q, niter)
 
 
+_Geqrf = _returns("geqrf", ("a", "tau"))
+
+
+def _geqrf(input):
+    """torch.geqrf: LAPACK's QR factorization as it leaves it, (a, tau): R on and above a's
+    diagonal, the Householder vectors below it (householder_product(a, tau) is Q)."""
+    _no_grad_yet("geqrf", input)
+    return _Geqrf(*apply("linalg_geqrf", [input]))
+
+
 # Top-level functions with no Tensor method (meshflow/__init__.py binds them).
 FUNCTIONS = {"svd_lowrank": _svd_lowrank, "pca_lowrank": _pca_lowrank, "lu_unpack": _lu_unpack}
 
@@ -542,6 +582,6 @@ FUNCTIONS = {"svd_lowrank": _svd_lowrank, "pca_lowrank": _pca_lowrank, "lu_unpac
 TOP_LEVEL = {"inverse": inv, "det": det, "logdet": logdet, "slogdet": slogdet, "cholesky": _torch_cholesky,
              "svd": _torch_svd, "qr": _torch_qr, "cholesky_solve": _cholesky_solve,
              "cholesky_inverse": _cholesky_inverse, "matrix_exp": matrix_exp,
-             "triangular_solve": _triangular_solve, "lu": _torch_lu, "lu_solve": _torch_lu_solve}
+             "triangular_solve": _triangular_solve, "lu": _torch_lu, "lu_solve": _torch_lu_solve, "geqrf": _geqrf}
 for _name, _f in TOP_LEVEL.items():
     setattr(Tensor, _name, _f)

@@ -13,7 +13,7 @@ from . import _C, _dtype
 from ._ops_port import layout as _layout
 from ._tensor import Size as _Size, Tensor as _Tensor
 
-__all__ = ["SparseTensor", "sparse_coo_tensor", "mm", "sum", "addmm"]
+__all__ = ["SparseTensor", "sparse_coo_tensor", "mm", "sum", "addmm", "softmax", "log_softmax"]
 
 sparse_coo = _layout("sparse_coo")  # torch.sparse_coo
 
@@ -305,6 +305,42 @@ def sum(input, dim=None, dtype=None):
     if not sparse_dims:
         return SparseTensor(input._i, values, size, input._coalesced)
     return SparseTensor(input._i[keep], values, size).coalesce()
+
+
+def softmax(input, dim, *, dtype=None):
+    """torch.sparse.softmax: softmax along dim over the specified entries alone (the others
+    count as -inf and stay unspecified): a coalesced tensor of the input's indices."""
+    return _softmax(input, dim, dtype, log=False)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    """torch.sparse.log_softmax: as softmax, its log."""
+    return _softmax(input, dim, dtype, log=True)
+
+
+def _softmax(input, dim, dtype, log):
+    if not isinstance(input, SparseTensor):
+        return input.log_softmax(dim, dtype=dtype) if log else input.softmax(dim, dtype=dtype)
+    from ._ops_creation import full, zeros
+    x = input.coalesce()
+    values = x._v if dtype is None else x._v.to(dtype)
+    dim %= x.ndim
+    if dim >= x.sparse_dim():  # along a dense dim: each entry's own slice
+        d = dim - x.sparse_dim() + 1
+        return SparseTensor(x._i, values.log_softmax(d) if log else values.softmax(d), x._size, coalesced=True)
+    # the entries of one softmax share their indices on the other sparse dims (a group)
+    others = [d for d in range(x.sparse_dim()) if d != dim]
+    group = zeros(x._nnz(), dtype=_dtype.int64)
+    for d in others:
+        group = group * x._size[d] + x._i[d]
+    shape = (math.prod(x._size[d] for d in others), *values.shape[1:])
+    spread = group.reshape(-1, *[1] * (values.ndim - 1)).expand(values.shape)
+    # each group's max, to shift by (softmax does not change with it, so no gradient flows there)
+    most = full(shape, -math.inf, dtype=values.dtype).scatter_reduce(0, spread, values.detach(), "amax")
+    shifted = values - most[group]
+    total = zeros(shape, dtype=values.dtype).index_add(0, group, shifted.exp())
+    out = shifted - total[group].log() if log else shifted.exp() / total[group]
+    return SparseTensor(x._i, out, x._size, coalesced=True)
 
 
 def _to_sparse(self, sparse_dim=None, layout=None):

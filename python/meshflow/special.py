@@ -11,7 +11,7 @@ from ._tensor import Tensor as _Tensor
 __all__ = ["expit", "logit", "erf", "erfc", "erfinv", "expm1", "exp2", "log1p", "round", "xlogy", "logsumexp",
            "softmax", "log_softmax", "sinc", "entr", "xlog1py", "ndtr", "gammaln", "digamma", "psi", "polygamma",
            "multigammaln", "zeta", "i0", "i0e", "i1", "i1e", "ndtri", "log_ndtr", "erfcx", "bessel_j0",
-           "bessel_j1", "gammainc", "gammaincc"]
+           "bessel_j1", "spherical_bessel_j0", "gammainc", "gammaincc"]
 
 psi = digamma
 
@@ -68,6 +68,16 @@ i1e = _unary("i1e", "exp(-|x|) i1(x); integers give float32.", floats=True)
 erfcx = _unary("erfcx", "erfc(x) exp(x^2), without overflow for large x; integers give float32.", floats=True)
 bessel_j0 = _unary("bessel_j0", "The Bessel function of the first kind of order 0; integers give float32.", floats=True)
 bessel_j1 = _unary("bessel_j1", "The Bessel function of the first kind of order 1; integers give float32.", floats=True)
+
+
+def spherical_bessel_j0(input):
+    """sin(x) / x, 1 at 0; integers give float32."""
+    from ._ops_elementwise import where
+    from . import _dtype
+    x = input if input.dtype.is_floating_point else input.to(_dtype.float32)
+    zero = x == 0
+    safe = where(zero, 1.0, x)  # so that the gradient at 0 is 0, not NaN
+    return where(zero, 1.0, safe.sin() / safe).to(x.dtype)
 
 
 def ndtri(input):

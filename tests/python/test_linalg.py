@@ -92,7 +92,10 @@ def test_qr_svd_lstsq_match_numpy(dtype, tol, shape):
         close((u[..., :k] * s.unsqueeze(-2)) @ vh[..., :k, :], a, tol * 10)
     close(mf.linalg.svdvals(A), np.linalg.svd(a, compute_uv=False), tol * 10)
     b = RNG.standard_normal(shape[:-1] + (2,)).astype(dtype)
-    got = mf.linalg.lstsq(A, mf.tensor(b))
+    got = mf.linalg.lstsq(A, mf.tensor(b), driver="gelsd")
+    default = mf.linalg.lstsq(A, mf.tensor(b))  # torch's CPU default, gelsy: no residuals or singular values
+    assert default.residuals.numel() == 0 and default.singular_values.numel() == 0
+    assert mf.equal(default.solution, got.solution) and mf.linalg.lstsq(A, mf.tensor(b), driver="gels").rank.numel() == 0
     expected = np.stack([np.linalg.lstsq(x, y, rcond=None)[0] for x, y in zip(a.reshape((-1,) + shape[-2:]),
                                                                              b.reshape((-1,) + b.shape[-2:]))])
     close(got.solution, expected.reshape(got.solution.shape), tol * 100)

@@ -53,8 +53,8 @@ def _conv_transpose(op, dims, input, weight, bias, stride, padding, output_paddi
     attrs = {"stride": stride, "pad_begin": padding, "pad_end": pad_end, "dilation": dilation, "groups": int(groups)}
     low = autocast_dtype()
     if low is not None:  # on torch's lower-precision list, as the convolutions
-        x, weight = [t.to(low) if t.dtype in (_dtype.float32, _dtype.float16, _dtype.bfloat16) else t
-                     for t in (x, weight)]
+        x, weight, bias = [t.to(low) if t is not None and t.dtype in (_dtype.float32, _dtype.float16, _dtype.bfloat16)
+                           else t for t in (x, weight, bias)]
     # The convolution's data gradient, whose own gradient (ops/conv.cc) is this one's.
     y = _with_bias(f"conv{dims}d_backward_data", dims, [x, weight], dict(attrs, input_size=size), bias,
                    weight.shape[1] * groups)

@@ -16,6 +16,7 @@ import math
 import numbers
 
 from .. import _C
+from .. import _dtype
 from .. import sbp as _sbp
 from .._tensor import Tensor, _impl_of, _in_layout_of, apply, no_grad
 from .._autocast import autocast_dtype, halves_in_float32 as _halves_in_float32
@@ -87,14 +88,19 @@ def _conv_padding(op, padding, weight_size, dilation, stride):
 _KERNEL_LAYOUT = {2: "[C_out, C_in / groups, kH, kW]", 3: "[C_out, C_in / groups, kD, kH, kW]"}
 
 
+_LOWERED = {_dtype.float32, _dtype.float16, _dtype.bfloat16}
+
+
 def _with_bias(op, dims, inputs, attrs, bias, channels):
     """The convolution op on inputs (x and the weight) plus the bias [channels] per output
     channel: the op's own bias input where the op takes it as given (local tensors of one dtype
-    and device, outside autocast), else the op and an add of the bias."""
+    and device, or under autocast of float32 or halves, which it casts alike: torch's one
+    rounding of the sum), else the op and an add of the bias."""
     x = inputs[0]
-    if (bias is not None and not x.is_global and not bias.is_global and autocast_dtype() is None
-            and tuple(bias.shape) == (channels,) and bias.dtype == x.dtype == inputs[1].dtype
-            and bias.device == x.device):
+    dtypes = {bias.dtype, x.dtype, inputs[1].dtype} if bias is not None else set()
+    castable = len(dtypes) == 1 if autocast_dtype() is None else dtypes <= _LOWERED
+    if (bias is not None and not x.is_global and not bias.is_global and castable
+            and tuple(bias.shape) == (channels,) and bias.device == x.device):
         return apply(op, inputs + [bias], attrs)[0]
     y = apply(op, inputs, attrs)[0]
     if bias is None:

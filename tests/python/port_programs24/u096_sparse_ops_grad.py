@@ -1,0 +1,15 @@
+import torch
+
+i = torch.tensor([[0, 0, 1, 2], [0, 2, 1, 0]])
+v = torch.tensor([1.0, 2.0, 3.0, 4.0])
+A = torch.sparse_coo_tensor(i, v, (3, 3)).coalesce()
+x = data(3, 2).requires_grad_()
+y = torch.sparse.mm(A, x)
+y.sum().backward()
+am = torch.sparse.addmm(torch.ones(3, 2), A, x.detach(), beta=0.5, alpha=2.0)
+t = A.t().coalesce()
+sc = (A * 2).coalesce().values()
+ad = (A + A).to_dense()
+sms = torch.sparse.softmax(A, dim=1).to_dense()
+mv = torch.mv(A.to_dense(), torch.tensor([1.0, 1.0, 1.0]))
+report(y=y, xgrad=x.grad, am=am, t_idx=t.indices(), sc=sc, ad=ad, sms=sms, mv=mv, shape=A.shape, dim=(A.sparse_dim(), A.dense_dim()))
