@@ -634,7 +634,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         kept = builtins.max(size - 1, 0)  # an empty dim stays empty, as torch's
         later, earlier = input.narrow(dim, size - kept, kept), input.narrow(dim, 0, kept)
         input = later ^ earlier if input.dtype == _dtype.bool_ else later - earlier
-    return input
+    return input.clone() if n == 0 and prepend is None and append is None else input  # never the argument itself
 
 
 def tensor_split(input, indices_or_sections, dim=0):
@@ -674,7 +674,7 @@ def rot90(input, k=1, dims=(0, 1)):
         return input.flip(d0).flip(d1)
     if k == 3:
         return input.transpose(d0, d1).flip(d1)
-    return input
+    return input.clone()  # torch's result is never input (nor a view of it)
 
 
 def logspace(start, end, steps, base=10.0, dtype=None, device=None):
