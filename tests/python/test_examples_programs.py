@@ -47,8 +47,8 @@ RUNS = runs_of("e")
 
 
 def helpers(torch, reported):
-    """The names a program finds defined: det, data, ints (NumPy's values as `torch`'s tensors)
-    and report (values to compare, as test_port_programs9's)."""
+    """The names a program finds defined: det, data, ints (NumPy's values as `torch`'s tensors),
+    report (values to compare, as test_port_programs9's) and einops' rearrange, repeat, Rearrange."""
     from test_port_programs9 import _plain
 
     def det(model, seed=0, scale=0.2):
@@ -69,7 +69,46 @@ def helpers(torch, reported):
 
     def report(**values):
         reported.update({k: v if torch.__name__ == "meshflow" else _torch_plain(torch, v) for k, v in values.items()})
-    return dict(det=det, data=data, ints=ints, report=report)
+    return dict(det=det, data=data, ints=ints, report=report, **_einops(torch))
+
+
+def _einops(torch):
+    """rearrange, repeat and Rearrange for the einops patterns the programs use, as reshape /
+    permute / expand (einops is not installed here; a program's `from einops import ...` line
+    is replaced by a note)."""
+    def rearrange(t, pattern, **n):
+        if pattern == "b n (h d) -> b h n d":
+            return t.reshape(t.shape[0], t.shape[1], n["h"], -1).permute(0, 2, 1, 3)
+        if pattern == "b h n d -> b n (h d)":
+            b, h, s, d = t.shape
+            return t.permute(0, 2, 1, 3).reshape(b, s, h * d)
+        if pattern == "b c (h p1) (w p2) -> b (h w) (p1 p2 c)":
+            (b, c, height, width), p1, p2 = t.shape, n["p1"], n["p2"]
+            t = t.reshape(b, c, height // p1, p1, width // p2, p2).permute(0, 2, 4, 3, 5, 1)
+            return t.reshape(b, (height // p1) * (width // p2), p1 * p2 * c)
+        if pattern == "b h i j -> b i j h":
+            return t.permute(0, 2, 3, 1)
+        if pattern == "b i j h -> b h i j":
+            return t.permute(0, 3, 1, 2)
+        raise NotImplementedError(f"rearrange pattern {pattern!r}")
+
+    def repeat(t, pattern, **n):
+        if pattern in ("... d -> b ... d", "n d -> b n d"):
+            return t.unsqueeze(0).expand(n["b"], *t.shape)
+        if pattern == "() n d -> b n d":
+            return t.expand(n["b"], -1, -1)
+        if pattern == "d -> b n d":
+            return t.expand(n["b"], n["n"], -1)
+        raise NotImplementedError(f"repeat pattern {pattern!r}")
+
+    class Rearrange(torch.nn.Module):
+        def __init__(self, pattern, **n):
+            super().__init__()
+            self.pattern, self.n = pattern, n
+
+        def forward(self, x):
+            return rearrange(x, self.pattern, **self.n)
+    return dict(rearrange=rearrange, repeat=repeat, Rearrange=Rearrange)
 
 
 def _torch_plain(torch, v):
