@@ -48,7 +48,7 @@ RUNS = runs_of("e")
 
 def helpers(torch, reported):
     """The names a program finds defined: det, data, ints (NumPy's values as `torch`'s tensors),
-    report (values to compare, as test_port_programs9's) and einops' rearrange, repeat, Rearrange."""
+    report (values to compare, as test_port_programs9's) and einops' rearrange, repeat, reduce, Rearrange."""
     from test_port_programs9 import _plain
 
     def det(model, seed=0, scale=0.2):
@@ -73,42 +73,81 @@ def helpers(torch, reported):
 
 
 def _einops(torch):
-    """rearrange, repeat and Rearrange for the einops patterns the programs use, as reshape /
-    permute / expand (einops is not installed here; a program's `from einops import ...` line
-    is replaced by a note)."""
-    def rearrange(t, pattern, **n):
-        if pattern == "b n (h d) -> b h n d":
-            return t.reshape(t.shape[0], t.shape[1], n["h"], -1).permute(0, 2, 1, 3)
-        if pattern == "b h n d -> b n (h d)":
-            b, h, s, d = t.shape
-            return t.permute(0, 2, 1, 3).reshape(b, s, h * d)
-        if pattern == "b c (h p1) (w p2) -> b (h w) (p1 p2 c)":
-            (b, c, height, width), p1, p2 = t.shape, n["p1"], n["p2"]
-            t = t.reshape(b, c, height // p1, p1, width // p2, p2).permute(0, 2, 4, 3, 5, 1)
-            return t.reshape(b, (height // p1) * (width // p2), p1 * p2 * c)
-        if pattern == "b h i j -> b i j h":
-            return t.permute(0, 2, 3, 1)
-        if pattern == "b i j h -> b h i j":
-            return t.permute(0, 3, 1, 2)
-        raise NotImplementedError(f"rearrange pattern {pattern!r}")
+    """einops' rearrange, repeat, reduce and Rearrange as the tensors' own reshape / permute /
+    expand / mean (einops is not installed here; a program's `from einops import ...` line is
+    replaced by a note): axes named or 1, groups in parentheses, one `...`."""
+    def parse(side):
+        axes, group = [], None
+        for token in re.findall(r"\.\.\.|\(|\)|\w+", side):
+            if token == "(":
+                group = []
+            elif token == ")":
+                axes.append(group)
+                group = None
+            else:
+                (group if group is not None else axes).append([token] if group is None else token)
+        return [a if isinstance(a, list) else [a] for a in axes]
 
-    def repeat(t, pattern, **n):
-        if pattern in ("... d -> b ... d", "n d -> b n d"):
-            return t.unsqueeze(0).expand(n["b"], *t.shape)
-        if pattern == "() n d -> b n d":
-            return t.expand(n["b"], -1, -1)
-        if pattern == "d -> b n d":
-            return t.expand(n["b"], n["n"], -1)
-        raise NotImplementedError(f"repeat pattern {pattern!r}")
+    def apply(t, pattern, reduction=None, **sizes):
+        left, right = (parse(side) for side in pattern.split("->"))
+        sizes = dict(sizes)
+        shape = list(t.shape)
+        ellipsis = len(shape) - (len(left) - 1) if any(g == ["..."] for g in left) else 0
+        flat = []  # the input's elementary axes, in order
+        dims = iter(shape)
+        for group in left:
+            if group == ["..."]:
+                for k in range(ellipsis):
+                    sizes[f"...{k}"] = next(dims)
+                    flat.append(f"...{k}")
+                continue
+            size = next(dims)
+            known = 1
+            for a in group:
+                known *= sizes.get(a, 1) if a != "1" else 1
+            for a in group:
+                if a != "1" and a not in sizes:
+                    sizes[a] = size // known
+            flat += [a for a in group if a != "1"]
+        t = t.reshape([sizes[a] for a in flat])
+
+        def expanded(group):
+            return [f"...{k}" for k in range(ellipsis)] if group == ["..."] else [a for a in group if a != "1"]
+        wanted = [a for group in right for a in expanded(group)]
+        gone = [a for a in flat if a not in wanted]
+        if gone:
+            t = getattr(t, reduction)(dim=[flat.index(a) for a in gone]) if reduction != "max" else \
+                t.amax(dim=[flat.index(a) for a in gone])
+            flat = [a for a in flat if a not in gone]
+        t = t.permute([flat.index(a) for a in wanted if a in flat]) if flat else t
+        present = [a for a in wanted if a in flat]
+        if len(present) < len(wanted):  # repeat: new axes, broadcast
+            t = t.reshape([sizes[a] if a in flat else 1 for a in wanted]).expand([sizes[a] for a in wanted])
+        out = []
+        for group in right:
+            size = 1
+            for a in expanded(group):
+                size *= sizes[a]
+            out.append(size)
+        return t.reshape(out)
+
+    def rearrange(t, pattern, **sizes):
+        return apply(t, pattern, **sizes)
+
+    def repeat(t, pattern, **sizes):
+        return apply(t, pattern.replace("()", "1"), **sizes)
+
+    def reduce(t, pattern, reduction, **sizes):
+        return apply(t, pattern, reduction=reduction, **sizes)
 
     class Rearrange(torch.nn.Module):
-        def __init__(self, pattern, **n):
+        def __init__(self, pattern, **sizes):
             super().__init__()
-            self.pattern, self.n = pattern, n
+            self.pattern, self.sizes = pattern, sizes
 
         def forward(self, x):
-            return rearrange(x, self.pattern, **self.n)
-    return dict(rearrange=rearrange, repeat=repeat, Rearrange=Rearrange)
+            return rearrange(x, self.pattern, **self.sizes)
+    return dict(rearrange=rearrange, repeat=repeat, reduce=reduce, Rearrange=Rearrange)
 
 
 def _torch_plain(torch, v):
