@@ -142,7 +142,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     shape = list(input.shape)
     expanded = input.unsqueeze(dim + 1).expand(*shape[:dim + 1], int(repeats), *shape[dim + 1:])
     shape[dim] *= int(repeats)
-    return expanded.reshape(*shape)
+    out = expanded.reshape(*shape)
+    return out.clone() if int(repeats) == 1 else out  # one repeat reshapes to a view: torch's is new
 
 
 def equal(input, other):

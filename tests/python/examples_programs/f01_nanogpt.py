@@ -4,6 +4,7 @@
 # small, cpu/float32/no compile (config below), det weights, multinomial -> a fixed uniform draw,
 # no timings/mfu in the log line, and a resume from ckpt.pt (train.py's init_from='resume' code).
 # ARGV nobias: --eval_interval=3
+# ARGV compiled: --compile=True --max_iters=4 --eval_interval=2
 # ARGV bias: --bias=True --gradient_accumulation_steps=1 --decay_lr=False --grad_clip=0.5
 """
 Full definition of a GPT Language Model, all of it in this single file.
