@@ -181,12 +181,14 @@ def run(entry, torch, source=None):
     saved, argv = sys.modules["__main__"], sys.argv
     sys.modules["__main__"] = program  # what it defines pickles (torch.save(model)) as a script's
     sys.argv = [path] + dict(_runs(entry.split("[")[0]))[entry]
+    sys.path.insert(0, HERE)  # stand_ins.py
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed):
             exec(compile(source, path, "exec"), program.__dict__)
     finally:
         sys.modules["__main__"], sys.argv = saved, argv
+        sys.path.remove(HERE)
     values = {k: (_plain(v) if torch.__name__ == "meshflow" else v) for k, v in reported.items()}
     values["printed"] = [line.rstrip() for line in printed.getvalue().splitlines()]
     return values

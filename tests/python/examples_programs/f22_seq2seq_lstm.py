@@ -1,5 +1,5 @@
 # Source: bentrevett/pytorch-seq2seq "1 - Sequence to Sequence Learning with Neural Networks.ipynb" (MIT), its code cells in order.
-# Changed: Multi30k/spaCy/torchtext/tqdm -> the stand-ins below (seeded NumPy sentences), shuffle off,
+# Changed: Multi30k/spaCy/torchtext/tqdm -> stand_ins.py's stand-ins (seeded NumPy sentences), shuffle off,
 # det weights after init_weights, sizes and epochs small, dropout 0, displayed cells printed, BLEU
 # (evaluate) and attention plots (matplotlib) left out.
 import torch
@@ -8,68 +8,9 @@ import torch.optim as optim
 import random
 import numpy as np
 
-# ---- (port) stand-ins for what is not installed here: Hugging Face datasets (Multi30k), spaCy's
-# tokenizers, torchtext's vocabulary, tqdm. The sentences are seeded NumPy draws over small
-# vocabularies (English = a word-by-word image of the German, so there is something to learn).
-from collections import Counter
-_DE = "ein eine mann frau hund sitzt läuft auf der bank straße im park mit einem ball".split()
-_EN = "a a man woman dog sits runs on the bench street in park with a ball".split()
-
-def _load_dataset(seed=5):
-    rs = np.random.RandomState(seed)
-    def split(n):
-        rows = []
-        for _ in range(n):
-            words = rs.randint(0, len(_DE), rs.randint(3, 7))
-            rows.append({"de": " ".join(_DE[w] for w in words).capitalize() + ".",
-                         "en": " ".join(_EN[w] for w in words).capitalize() + "."})
-        return _Split(rows)
-    return {"train": split(40), "validation": split(16), "test": split(16)}
-
-class _Split(list):
-    """the few datasets.Dataset methods the notebook uses"""
-    def map(self, fn, fn_kwargs):
-        return _Split({**e, **fn(e, **fn_kwargs)} for e in self)
-    def __getitem__(self, k):
-        return [e[k] for e in self] if isinstance(k, str) else list.__getitem__(self, k)
-    def with_format(self, type, columns, output_all_columns):
-        return _Split({**e, **{c: torch.tensor(e[c]) for c in columns}} for e in self)
-
-class _Token:
-    def __init__(self, text):
-        self.text = text
-
-class _NLP:
-    """spaCy's tokenizer for these sentences: words and the full stop"""
-    def tokenizer(self, s):
-        return [_Token(w) for w in s.replace(".", " .").split()]
-
-class _Vocab:
-    """torchtext's Vocab: the specials, then tokens by frequency (ties alphabetical)"""
-    def __init__(self, itos):
-        self.itos, self.stoi, self.default = itos, {t: i for i, t in enumerate(itos)}, None
-    def __len__(self):
-        return len(self.itos)
-    def __contains__(self, token):
-        return token in self.stoi
-    def __getitem__(self, token):
-        return self.stoi.get(token, self.default) if self.default is not None else self.stoi[token]
-    def set_default_index(self, index):
-        self.default = index
-    def get_itos(self):
-        return self.itos
-    def get_stoi(self):
-        return self.stoi
-    def lookup_indices(self, tokens):
-        return [self[t] for t in tokens]
-    def lookup_tokens(self, indices):
-        return [self.itos[i] for i in indices]
-
-def build_vocab_from_iterator(iterator, min_freq, specials):
-    counter = Counter(t for tokens in iterator for t in tokens)
-    ordered = sorted(sorted(counter.items()), key=lambda kv: kv[1], reverse=True)
-    return _Vocab(list(specials) + [t for t, n in ordered if n >= min_freq and t not in specials])
-# ----
+# (port) Hugging Face datasets, spaCy, torchtext and tqdm are not installed: stand_ins.py's
+from stand_ins import NLP, build_vocab_from_iterator, multi30k
+_load_dataset = multi30k(torch)
 
 
 seed = 1234
@@ -92,8 +33,8 @@ train_data, valid_data, test_data = (
 
 print(repr((train_data[0])))  # (port) the notebook displays it
 
-en_nlp = _NLP()  # (port) spacy.load("en_core_web_sm")
-de_nlp = _NLP()  # (port) spacy.load("de_core_news_sm")
+en_nlp = NLP()  # (port) spacy.load("en_core_web_sm")
+de_nlp = NLP()  # (port) spacy.load("de_core_news_sm")
 
 string = "What a lovely day it is today!"
 

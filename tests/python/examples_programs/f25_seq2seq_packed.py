@@ -1,5 +1,5 @@
 # Source: bentrevett/pytorch-seq2seq "legacy/4 - Packed Padded Sequences, Masking, Inference and BLEU.ipynb" (MIT), its code cells in order.
-# Changed: torchtext.legacy (Multi30k, Field, BucketIterator) and spaCy -> the stand-ins below (seeded
+# Changed: torchtext.legacy (Multi30k, Field, BucketIterator) and spaCy -> stand_ins.py's stand-ins (seeded
 # NumPy sentences, batches in order), det weights after the notebook's init, sizes and epochs small,
 # dropout 0, no epoch times, displayed cells printed, BLEU and attention plots (matplotlib) left out.
 import torch
@@ -15,96 +15,9 @@ import random
 import math
 import time
 
-# ---- (port) stand-ins for what is not installed here: torchtext.legacy's Multi30k, Field and
-# BucketIterator, spaCy's tokenizers. The sentences are seeded NumPy draws over small vocabularies
-# (English = a word-by-word image of the German); batches come in order (BucketIterator shuffles).
-from collections import Counter
-_DE = "ein eine mann frau hund sitzt läuft auf der bank straße im park mit einem ball".split()
-_EN = "a a man woman dog sits runs on the bench street in park with a ball".split()
-
-class _Token:
-    def __init__(self, text):
-        self.text = text
-
-class _NLP:
-    """spaCy's tokenizer for these sentences: words and the full stop"""
-    def tokenizer(self, s):
-        return [_Token(w) for w in s.replace(".", " .").split()]
-    __call__ = tokenizer
-
-class _Vocab:
-    def __init__(self, itos):
-        self.itos = itos
-        self.stoi = {t: i for i, t in enumerate(itos)}
-    def __len__(self):
-        return len(self.itos)
-
-class Field:
-    """torchtext.legacy.data.Field: tokenize, lower, <sos>/<eos>, vocabulary (<unk> 0, <pad> 1), padding"""
-    def __init__(self, tokenize, init_token=None, eos_token=None, lower=False, batch_first=False, include_lengths=False):
-        self.tokenize, self.init_token, self.eos_token, self.lower = tokenize, init_token, eos_token, lower
-        self.batch_first, self.include_lengths, self.pad_token = batch_first, include_lengths, "<pad>"
-    def preprocess(self, text):
-        tokens = self.tokenize(text)
-        return [t.lower() for t in tokens] if self.lower else tokens
-    def build_vocab(self, data, min_freq):
-        name = "src" if self is data.fields[0] else "trg"
-        counter = Counter(t for e in data.examples for t in getattr(e, name))
-        specials = ["<unk>", "<pad>"] + [t for t in (self.init_token, self.eos_token) if t]
-        ordered = sorted(sorted(counter.items()), key=lambda kv: kv[1], reverse=True)
-        self.vocab = _Vocab(specials + [t for t, n in ordered if n >= min_freq and t not in specials])
-    def process(self, batch, device):
-        rows = [[self.init_token] + list(b) + [self.eos_token] for b in batch]
-        longest = max(len(r) for r in rows)
-        ids = [[self.vocab.stoi.get(t, 0) for t in r] + [self.vocab.stoi["<pad>"]] * (longest - len(r)) for r in rows]
-        tensor = torch.tensor(ids, dtype=torch.long, device=device)
-        tensor = tensor if self.batch_first else tensor.t().contiguous()
-        return (tensor, torch.tensor([len(r) for r in rows])) if self.include_lengths else tensor
-
-class _Example:
-    pass
-
-class _Dataset:
-    def __init__(self, rows, fields):
-        self.fields, self.examples = fields, []
-        for de, en in rows:
-            e = _Example()
-            e.src, e.trg = fields[0].preprocess(de), fields[1].preprocess(en)
-            self.examples.append(e)
-
-class Multi30k:
-    @staticmethod
-    def splits(exts, fields, seed=5):
-        rs = np.random.RandomState(seed)
-        def split(n):
-            rows = []
-            for _ in range(n):
-                words = rs.randint(0, len(_DE), rs.randint(3, 7))
-                rows.append((" ".join(_DE[w] for w in words).capitalize() + ".", " ".join(_EN[w] for w in words).capitalize() + "."))
-            return _Dataset(rows, fields)
-        return split(40), split(20), split(20)
-
-class _Batch:
-    pass
-
-class BucketIterator:
-    def __init__(self, data, batch_size, device, sort_within_batch=False, sort_key=None):
-        self.data, self.batch_size, self.device, self.sort_within_batch, self.sort_key = data, batch_size, device, sort_within_batch, sort_key
-    def __len__(self):
-        return (len(self.data.examples) + self.batch_size - 1) // self.batch_size
-    def __iter__(self):
-        for i in range(0, len(self.data.examples), self.batch_size):
-            chunk = self.data.examples[i:i + self.batch_size]
-            if self.sort_within_batch:
-                chunk = sorted(chunk, key=self.sort_key, reverse=True)
-            b = _Batch()
-            b.src = self.data.fields[0].process([e.src for e in chunk], self.device)
-            b.trg = self.data.fields[1].process([e.trg for e in chunk], self.device)
-            yield b
-    @classmethod
-    def splits(cls, datasets, batch_size, device, sort_within_batch=False, sort_key=None):
-        return tuple(cls(d, batch_size, device, sort_within_batch, sort_key) for d in datasets)
-# ----
+# (port) torchtext.legacy and spaCy are not installed: stand_ins.py's
+from stand_ins import NLP, torchtext_legacy
+Field, Multi30k, BucketIterator = torchtext_legacy(torch)
 
 
 SEED = 1234
@@ -115,8 +28,8 @@ torch.manual_seed(SEED)
 torch.cuda.manual_seed(SEED)
 torch.backends.cudnn.deterministic = True
 
-spacy_de = _NLP()  # (port) spacy.load('de_core_news_sm')
-spacy_en = _NLP()  # (port) spacy.load('en_core_web_sm')
+spacy_de = NLP()  # (port) spacy.load('de_core_news_sm')
+spacy_en = NLP()  # (port) spacy.load('en_core_web_sm')
 
 def tokenize_de(text):
     """
@@ -529,7 +442,7 @@ def translate_sentence(sentence, src_field, trg_field, model, device, max_len = 
     model.eval()
         
     if isinstance(sentence, str):
-        nlp = _NLP()  # (port) spacy.load
+        nlp = NLP()  # (port) spacy.load
         tokens = [token.text.lower() for token in nlp(sentence)]
     else:
         tokens = [token.lower() for token in sentence]
