@@ -142,7 +142,8 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     shape = list(input.shape)
     expanded = input.unsqueeze(dim + 1).expand(*shape[:dim + 1], int(repeats), *shape[dim + 1:])
     shape[dim] *= int(repeats)
-    return expanded.reshape(*shape)
+    out = expanded.reshape(*shape)
+    return out.clone() if int(repeats) == 1 else out  # one repeat reshapes to a view: torch's is new
 
 
 def equal(input, other):
@@ -636,7 +637,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         kept = builtins.max(size - 1, 0)  # an empty dim stays empty, as torch's
         later, earlier = input.narrow(dim, size - kept, kept), input.narrow(dim, 0, kept)
         input = later ^ earlier if input.dtype == _dtype.bool_ else later - earlier
-    return input
+    return input.clone() if n == 0 and prepend is None and append is None else input  # never the argument itself
 
 
 def tensor_split(input, indices_or_sections, dim=0):
@@ -676,7 +677,7 @@ def rot90(input, k=1, dims=(0, 1)):
         return input.flip(d0).flip(d1)
     if k == 3:
         return input.transpose(d0, d1).flip(d1)
-    return input
+    return input.clone()  # torch's result is never input (nor a view of it)
 
 
 

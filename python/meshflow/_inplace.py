@@ -1037,7 +1037,7 @@ def view_functions(namespace):
     method with its arguments in order."""
     import inspect
     for name in ("reshape", "flatten", "squeeze", "unsqueeze", "transpose", "permute", "narrow", "diagonal", "split",
-                 "chunk", "as_strided"):
+                 "chunk", "as_strided", "broadcast_to"):
         function = namespace[name]
         signature = inspect.signature(function)
 

@@ -549,7 +549,7 @@ def floor(input):
     """The largest integer value <= input (integers stay as they are)."""
     _no_order("floor", input)
     if not input.dtype.is_floating_point:
-        return input
+        return trunc(input)  # a new tensor of the same values, as torch's (never input itself)
     t = trunc(input)
     return t - cast(lt(input, t), input.dtype)
 
@@ -558,7 +558,7 @@ def ceil(input):
     """The smallest integer value >= input (integers stay as they are)."""
     _no_order("ceil", input)
     if not input.dtype.is_floating_point:
-        return input
+        return trunc(input)  # a new tensor of the same values, as torch's (never input itself)
     t = trunc(input)
     return t + cast(gt(input, t), input.dtype)
 

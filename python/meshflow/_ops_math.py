@@ -366,7 +366,9 @@ def roll(input, shifts, dims=None):
         s = shift % n if n else 0
         if s and out.ndim:
             out = cat([narrow(out, d, n - s, s), narrow(out, d, 0, n - s)], d)
-    return _C.grad_fn_as(out, "RollBackward0", input)
+    # no shift (or one of a whole dim): still a new tensor, as torch's; the program may write to it
+    # (makemore's MLP rolls a (b, 1) index tensor and sets its first column)
+    return _C.grad_fn_as(out if out is not input else input.clone(), "RollBackward0", input)
 
 
 for _name in __all__:

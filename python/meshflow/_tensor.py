@@ -816,6 +816,8 @@ def _float_text(array):
 
 _Var = _C.Var
 _C.set_tensor_class(Tensor)  # for the methods in C (_in_c)
+# the public name, as torch.Tensor's (type(x) prints <class 'meshflow.Tensor'>, pickles name it so)
+Tensor.__module__ = "meshflow"
 # size() and shape in C: a Size made there, size(dim) of an int dim; other calls: size's Python.
 Tensor.size = _functools.update_wrapper(_C.size_method(Size, Tensor.size), Tensor.size)
 Tensor.shape = property(Tensor.size, doc="The shape, a meshflow.Size (torch.Size).")

@@ -10,9 +10,9 @@ program's `# TOL`, 1e-4 by default) and report the same values (expected.json). 
 with `# ARGV NAME: arguments` lines runs once per line, with those command-line arguments
 (word_language_model's LSTM, GRU and Transformer), each run its own entry ("program[NAME]").
 
-`python3 test_examples_programs.py --torch` regenerates expected.json under torch (/root/tv);
-`python3 test_examples_programs.py --compare` runs every program under both and lists the
-programs that differ."""
+`python3 test_examples_programs.py --torch [NAME...]` regenerates expected.json under torch
+(/root/tv); `python3 test_examples_programs.py --compare [NAME...]` runs the programs under
+meshflow and lists those that differ (test_examples_programs2.py: the same for the f*.py programs)."""
 import contextlib
 import glob
 import io
@@ -37,13 +37,18 @@ def _runs(name):
     return [(f"{name}[{tag}]", shlex.split(argv)) for tag, argv in lines] or [(name, [])]
 
 
-PROGRAMS = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(HERE, "e*.py")))
-RUNS = dict(run for name in PROGRAMS for run in _runs(name))  # entry -> argv
+def runs_of(prefix):
+    """entry -> argv of every run of the programs examples_programs/prefix*.py."""
+    names = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(HERE, prefix + "*.py")))
+    return dict(run for name in names for run in _runs(name))
+
+
+RUNS = runs_of("e")
 
 
 def helpers(torch, reported):
-    """The names a program finds defined: det, data, ints (NumPy's values as `torch`'s tensors)
-    and report (values to compare, as test_port_programs9's)."""
+    """The names a program finds defined: det, data, ints (NumPy's values as `torch`'s tensors),
+    report (values to compare, as test_port_programs9's) and einops' rearrange, repeat, reduce, Rearrange."""
     from test_port_programs9 import _plain
 
     def det(model, seed=0, scale=0.2):
@@ -64,7 +69,85 @@ def helpers(torch, reported):
 
     def report(**values):
         reported.update({k: v if torch.__name__ == "meshflow" else _torch_plain(torch, v) for k, v in values.items()})
-    return dict(det=det, data=data, ints=ints, report=report)
+    return dict(det=det, data=data, ints=ints, report=report, **_einops(torch))
+
+
+def _einops(torch):
+    """einops' rearrange, repeat, reduce and Rearrange as the tensors' own reshape / permute /
+    expand / mean (einops is not installed here; a program's `from einops import ...` line is
+    replaced by a note): axes named or 1, groups in parentheses, one `...`."""
+    def parse(side):
+        axes, group = [], None
+        for token in re.findall(r"\.\.\.|\(|\)|\w+", side):
+            if token == "(":
+                group = []
+            elif token == ")":
+                axes.append(group)
+                group = None
+            else:
+                (group if group is not None else axes).append([token] if group is None else token)
+        return [a if isinstance(a, list) else [a] for a in axes]
+
+    def apply(t, pattern, reduction=None, **sizes):
+        left, right = (parse(side) for side in pattern.split("->"))
+        sizes = dict(sizes)
+        shape = list(t.shape)
+        ellipsis = len(shape) - (len(left) - 1) if any(g == ["..."] for g in left) else 0
+        flat = []  # the input's elementary axes, in order
+        dims = iter(shape)
+        for group in left:
+            if group == ["..."]:
+                for k in range(ellipsis):
+                    sizes[f"...{k}"] = next(dims)
+                    flat.append(f"...{k}")
+                continue
+            size = next(dims)
+            known = 1
+            for a in group:
+                known *= sizes.get(a, 1) if a != "1" else 1
+            for a in group:
+                if a != "1" and a not in sizes:
+                    sizes[a] = size // known
+            flat += [a for a in group if a != "1"]
+        t = t.reshape([sizes[a] for a in flat])
+
+        def expanded(group):
+            return [f"...{k}" for k in range(ellipsis)] if group == ["..."] else [a for a in group if a != "1"]
+        wanted = [a for group in right for a in expanded(group)]
+        gone = [a for a in flat if a not in wanted]
+        if gone:
+            t = getattr(t, reduction)(dim=[flat.index(a) for a in gone]) if reduction != "max" else \
+                t.amax(dim=[flat.index(a) for a in gone])
+            flat = [a for a in flat if a not in gone]
+        t = t.permute([flat.index(a) for a in wanted if a in flat]) if flat else t
+        present = [a for a in wanted if a in flat]
+        if len(present) < len(wanted):  # repeat: new axes, broadcast
+            t = t.reshape([sizes[a] if a in flat else 1 for a in wanted]).expand([sizes[a] for a in wanted])
+        out = []
+        for group in right:
+            size = 1
+            for a in expanded(group):
+                size *= sizes[a]
+            out.append(size)
+        return t.reshape(out)
+
+    def rearrange(t, pattern, **sizes):
+        return apply(t, pattern, **sizes)
+
+    def repeat(t, pattern, **sizes):
+        return apply(t, pattern.replace("()", "1"), **sizes)
+
+    def reduce(t, pattern, reduction, **sizes):
+        return apply(t, pattern, reduction=reduction, **sizes)
+
+    class Rearrange(torch.nn.Module):
+        def __init__(self, pattern, **sizes):
+            super().__init__()
+            self.pattern, self.sizes = pattern, sizes
+
+        def forward(self, x):
+            return rearrange(x, self.pattern, **self.sizes)
+    return dict(rearrange=rearrange, repeat=repeat, reduce=reduce, Rearrange=Rearrange)
 
 
 def _torch_plain(torch, v):
@@ -97,13 +180,15 @@ def run(entry, torch, source=None):
     program.__dict__.update(helpers(torch, reported), __file__=path)
     saved, argv = sys.modules["__main__"], sys.argv
     sys.modules["__main__"] = program  # what it defines pickles (torch.save(model)) as a script's
-    sys.argv = [path] + RUNS.get(entry, [])
+    sys.argv = [path] + dict(_runs(entry.split("[")[0]))[entry]
+    sys.path.insert(0, HERE)  # stand_ins.py
     printed = io.StringIO()
     try:
         with contextlib.redirect_stdout(printed):
             exec(compile(source, path, "exec"), program.__dict__)
     finally:
         sys.modules["__main__"], sys.argv = saved, argv
+        sys.path.remove(HERE)
     values = {k: (_plain(v) if torch.__name__ == "meshflow" else v) for k, v in reported.items()}
     values["printed"] = [line.rstrip() for line in printed.getvalue().splitlines()]
     return values
@@ -122,17 +207,23 @@ def _tolerance(entry):
     return float(m.group(1)) if (m := re.search(r"# TOL (\S+)", source)) else 1e-4
 
 
-def test_every_program_has_torch_s_values():
-    assert RUNS and sorted(json.load(open(EXPECTED_PATH))) == sorted(RUNS)
+def program_tests(runs, expected_path):
+    """The two tests of a set of runs: every run has torch's values (in expected_path), and each
+    agrees with them."""
+    def test_every_program_has_torch_s_values():
+        assert runs and sorted(json.load(open(expected_path))) == sorted(runs)
+
+    @pytest.mark.parametrize("entry", sorted(runs))
+    def test_program_agrees_with_torch(entry, restore_settings, tmp_path, monkeypatch):
+        import meshflow
+        from test_port_programs9 import _differs
+        monkeypatch.chdir(tmp_path)
+        difference = _differs(run(entry, meshflow), json.load(open(expected_path))[entry], _tolerance(entry))
+        assert difference is None, f"{entry}: {difference}"
+    return test_every_program_has_torch_s_values, test_program_agrees_with_torch
 
 
-@pytest.mark.parametrize("entry", sorted(RUNS))
-def test_program_agrees_with_torch(entry, restore_settings, tmp_path, monkeypatch):
-    import meshflow
-    from test_port_programs9 import _differs
-    monkeypatch.chdir(tmp_path)
-    difference = _differs(run(entry, meshflow), json.load(open(EXPECTED_PATH))[entry], _tolerance(entry))
-    assert difference is None, f"{entry}: {difference}"
+test_every_program_has_torch_s_values, test_program_agrees_with_torch = program_tests(RUNS, EXPECTED_PATH)
 
 
 def test_a_whole_module_loads_by_default_only_with_its_classes_allowed(tmp_path):
@@ -176,15 +267,17 @@ def test_accelerator_names_the_build_s_and_share_memory_returns_the_module():
     assert net.share_memory() is net and not mf.ones(1).is_xpu and not mf.ones(1).is_mps
 
 
-if __name__ == "__main__":
+def main(runs, expected_path):
+    """The command line: --torch or --compare, then the programs or entries to run (all by default)."""
     import tempfile
+    import time
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    only = [entry for entry in RUNS if entry.split("[")[0] in sys.argv[2:] or entry in sys.argv[2:]] or sorted(RUNS)
+    only = [entry for entry in runs if entry.split("[")[0] in sys.argv[2:] or entry in sys.argv[2:]] or sorted(runs)
     if sys.argv[1] == "--torch":
         sys.path[:0] = glob.glob("/root/tv/lib/python3*/site-packages")
         import torch
-        expected = json.load(open(EXPECTED_PATH)) if os.path.exists(EXPECTED_PATH) else {}
-        expected = {entry: v for entry, v in expected.items() if entry in RUNS}  # programs gone
+        expected = json.load(open(expected_path)) if os.path.exists(expected_path) else {}
+        expected = {entry: v for entry, v in expected.items() if entry in runs}  # programs gone
         for name in only:
             with tempfile.TemporaryDirectory() as d:
                 os.chdir(d)
@@ -199,20 +292,25 @@ if __name__ == "__main__":
                 return {k: rounded(x) for k, x in v.items()}
             return [rounded(x) for x in v] if isinstance(v, list) else v
         text = json.dumps(rounded(expected), indent=0, sort_keys=True)
-        open(EXPECTED_PATH, "w").write(text + "\n")
+        open(expected_path, "w").write(text + "\n")
     else:
         import traceback
         import meshflow
         from test_port_programs9 import _differs
-        expected = json.load(open(EXPECTED_PATH))
+        expected = json.load(open(expected_path))
         failed = []
         for name in only:
+            start = time.time()
             with tempfile.TemporaryDirectory() as d:
                 os.chdir(d)
                 try:
                     difference = _differs(run(name, meshflow), expected[name], _tolerance(name))
                 except Exception:
                     difference = traceback.format_exc(limit=-3)
-            print(name, "ok" if difference is None else "FAIL " + difference[:1500])
+            print(name, f"ok ({time.time() - start:.1f}s)" if difference is None else "FAIL " + difference[:1500])
             failed += [name] if difference else []
         print(f"{len(only) - len(failed)}/{len(only)} agree")
+
+
+if __name__ == "__main__":
+    main(RUNS, EXPECTED_PATH)

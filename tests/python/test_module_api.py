@@ -94,7 +94,7 @@ def test_to_casts_floating_parameters_and_buffers_and_keeps_identity():
 
 def test_setattr_getattr_delattr_follow_torch():
     net = Net()
-    with pytest.raises(TypeError, match=r"cannot assign 'meshflow._tensor.Tensor' as parameter 'weight'"):
+    with pytest.raises(TypeError, match=r"cannot assign 'meshflow.Tensor' as parameter 'weight'"):
         net.fc.weight = mf.zeros(2, 3)
     with pytest.raises(TypeError, match=r"cannot assign 'int' as child module 'fc'"):
         net.fc = 3
