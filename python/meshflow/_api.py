@@ -942,32 +942,59 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
 
 
 def histc(input, bins=100, min=0, max=0):
-    """A histogram of `bins` equal bins over [min, max] (the data's range when both are 0),
-    as torch.histc; values outside are ignored. Counted on the host."""
-    values = input._numpy().astype(_np.float64).ravel()
+    """A histogram of `bins` equal bins over [min, max] (the data's range when min == max), as
+    torch.histc: its edges are linspace's in input's dtype, and each value's bin is
+    (value - first edge) * bins / (last edge - first edge) truncated, in that dtype (torch's
+    histc interpolates; histogram searches the edges), the last edge in the last bin; values
+    outside are ignored. Counted on the host."""
+    dtype = input.dtype if is_floating_point(input) else _dtype.float32
+    values = input.to(dtype)._numpy().ravel()
     lo, hi = float(min), float(max)
-    if lo == hi == 0 and values.size:
+    if lo == hi and values.size:
         lo, hi = float(values.min()), float(values.max())
     if lo == hi:
         lo, hi = lo - 1, hi + 1
-    counts, _ = _np.histogram(values, bins=bins, range=(lo, hi))
-    return tensor(counts.astype(input.dtype.numpy if is_floating_point(input) else _np.float32),
-                  dtype=input.dtype if is_floating_point(input) else _dtype.float32, device=_local_device(input))
+    if not (_np.isfinite(lo) and _np.isfinite(hi)):
+        raise RuntimeError(f"torch.histc: range of [{lo}, {hi}] is not finite")
+    if lo > hi:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    from ._ops_creation import linspace
+    edges = linspace(lo, hi, bins + 1, dtype=dtype)._numpy()
+    first, last = edges[0], edges[-1]
+    inside = values[(values >= first) & (values <= last)]
+    position = ((inside - first) * edges.dtype.type(bins) / (last - first)).astype(_np.int64)
+    position[position == bins] = bins - 1
+    counts = _np.bincount(position, minlength=bins)
+    return tensor(counts.astype(dtype.numpy), dtype=dtype, device=_local_device(input))
 
 
 def histogram(input, bins=100, *, range=None, weight=None, density=False):
     """torch.histogram: (hist, bin_edges) of a floating input, `bins` equal bins over `range`
-    (the data's range by default) or the given increasing edges (a 1-d tensor); weight sums
-    each value's weight instead of counting it; density normalizes to unit area. Values
-    outside are ignored, the last bin includes its right edge (NumPy's rule). Counted on the
-    host, both results in input's dtype."""
+    (the data's range by default; half a unit either side of a single value) or the given
+    increasing edges (a 1-d tensor); weight sums each value's weight instead of counting it;
+    density normalizes to unit area. The equal bins' edges are linspace's in input's dtype and
+    each value goes to the last edge at or below it (the last bin includes its right edge);
+    values outside are ignored. Counted on the host, both results in input's dtype."""
     if not is_floating_point(input):
         raise RuntimeError(f"histogram: expected a floating input, got {input.dtype.name}")
-    edges = bins._numpy().astype(_np.float64) if isinstance(bins, Tensor) else int(bins)
+    values = input._numpy().ravel()
+    if isinstance(bins, Tensor):
+        edges = bins._numpy().astype(values.dtype)
+    else:
+        if range is not None:
+            lo, hi = float(range[0]), float(range[1])
+        else:
+            lo, hi = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
+        if lo == hi:
+            lo, hi = lo - 0.5, hi + 0.5
+        from ._ops_creation import linspace
+        edges = linspace(lo, hi, int(bins) + 1, dtype=input.dtype)._numpy()
     weights = None if weight is None else weight._numpy().astype(_np.float64).ravel()
-    counts, edges = _np.histogram(input._numpy().astype(_np.float64).ravel(), bins=edges,
-                                  range=None if range is None else (float(range[0]), float(range[1])),
-                                  weights=weights, density=bool(density))
+    keep = (values >= edges[0]) & (values <= edges[-1])
+    position = _np.minimum(_np.searchsorted(edges, values[keep], side="right") - 1, len(edges) - 2)
+    counts = _np.bincount(position, weights=None if weights is None else weights[keep], minlength=len(edges) - 1)
+    if density:
+        counts = counts / (counts.sum() * _np.diff(edges.astype(_np.float64)))
     made = {"dtype": input.dtype, "device": _local_device(input)}
     return _returns("histogram", ("hist", "bin_edges"))(tensor(counts, **made), tensor(edges, **made))
 

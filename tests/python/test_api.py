@@ -216,3 +216,28 @@ def test_legacy_constructors_quantile_histc_matrix_power_generator():
     first = [s.indices for s in random_split(data, [5, 5], generator=g)]
     again = [s.indices for s in random_split(data, [5, 5], generator=mf.Generator().manual_seed(42))]
     assert first == again and g.initial_seed() == 42
+
+
+# torch 2.x's histc and histogram of _HIST_DATA (sha256 of the bytes, first 16 hex digits;
+# histogram: the counts', then the edges'): torch's edges (linspace's, in the input's dtype),
+# histc's interpolated bins and histogram's searched ones, so values on an edge count as torch's.
+@pytest.mark.parametrize("op,args,dtype,digest", [
+    ("histc", (10, 0, 0), "float32", "6e80b3a5c8073301"), ("histc", (10, 0, 0), "float64", "b2c60b70f7bcd23c"),
+    ("histc", (7, -2, 3), "float32", "4aa3f863a17ff697"), ("histc", (7, -2, 3), "float64", "51849316805f2783"),
+    ("histc", (100, -5.5, 5.5), "float32", "04105fd0ab1d3022"),
+    ("histc", (100, -5.5, 5.5), "float64", "01b5b0944355d769"),
+    ("histc", (3, 1, 1), "float32", "53db87006092241c"), ("histc", (3, 1, 1), "float64", "df7723ee3112bce6"),
+    ("histc", (13, -1.25, 2.5), "float32", "5e2fb909e2d119e4"),
+    ("histc", (13, -1.25, 2.5), "float64", "76ae0ed89d2cd63c"),
+    ("histogram", (7,), "float32", "a46dcafa0455d43d023d61ef9c9051c8"),
+    ("histogram", (7,), "float64", "c14bde8623978ab8de0949d0ff37f728"),
+    ("histogram", (100,), "float32", "59222c55b0704e6aaae7c0ba7cb5a403"),
+    ("histogram", (100,), "float64", "9850759a92a0dbd3d3784f204f82ffb0")])
+def test_histograms_bin_as_torch(op, args, dtype, digest):
+    import hashlib
+    rs = np.random.RandomState(5)
+    x = (rs.randn(2000) * 3).astype(np.float32)
+    x[::5] = np.round(x[::5] * 4) / 4  # values on the edges
+    got = getattr(mf, op)(mf.tensor(x, dtype=getattr(mf, dtype)), *args)
+    parts = [got] if op == "histc" else [got.hist, got.bin_edges]
+    assert "".join(hashlib.sha256(p.numpy().tobytes()).hexdigest()[:16] for p in parts) == digest
