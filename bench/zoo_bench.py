@@ -1512,6 +1512,104 @@ def series(rng, batch, horizon=12, lookback=5):
     return walks[:, :-horizon], walks[:, -horizon:]
 
 
+def bilstm_crf(lib, vocab=VOCAB, embed=64, hidden=128, tags=9):
+    """A BiLSTM-CRF named-entity tagger (PyTorch's tutorial, batched): embeddings, a
+    bidirectional batch-first nn.LSTM, emission scores by a Linear, a linear-chain CRF whose
+    negative log-likelihood is the forward algorithm's log-partition (a logsumexp over the
+    previous tag at each step, looped in Python, padded steps keeping the previous
+    scores by where) minus the gold path's score (transitions gathered by index)."""
+    nn = lib.nn
+
+    class BiLstmCrf(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, embed)
+            self.lstm = nn.LSTM(embed, hidden // 2, batch_first=True, bidirectional=True)
+            self.emit = nn.Linear(hidden, tags)
+            self.transitions = nn.Parameter(lib.randn(tags, tags) * 0.1)
+            self.start, self.end = nn.Parameter(lib.zeros(tags)), nn.Parameter(lib.zeros(tags))
+
+        def forward(self, tokens, labels, mask):
+            emissions = self.emit(self.lstm(self.embed(tokens))[0])  # [B, T, tags]
+            batch, steps = tokens.shape
+            rows = lib.arange(batch)
+            score = self.start + emissions[:, 0]
+            gold = self.start[labels[:, 0]] + emissions[rows, 0, labels[:, 0]]
+            for t in range(1, steps):
+                step = score.unsqueeze(2) + self.transitions + emissions[:, t].unsqueeze(1)
+                score = lib.where(mask[:, t].unsqueeze(1), lib.logsumexp(step, dim=1), score)
+                moved = self.transitions[labels[:, t - 1], labels[:, t]] + emissions[rows, t, labels[:, t]]
+                gold = gold + moved * mask[:, t]
+            last = labels[rows, mask.sum(1) - 1]
+            return (lib.logsumexp(score + self.end, dim=1) - gold - self.end[last]).mean()
+
+    return BiLstmCrf()
+
+
+def entities(rng, batch, length=30, tags=9):
+    """bilstm_crf's batch: token rows (0 past lengths in [8, length]), their tags (0 past the
+    ends) and the mask of real tokens."""
+    tokens = padded(rng, batch, length, 8)
+    mask = tokens != 0
+    return tokens, np.where(mask, rng.integers(0, tags, tokens.shape), 0), mask
+
+
+def skipgram(lib, vocab=VOCAB, dim=128):
+    """word2vec's skip-gram with negative sampling: center and context embedding tables
+    (sparse=False), the center's dot with its context and with K sampled negatives (bmm),
+    -logsigmoid of the positives and of the negated negatives."""
+    nn = lib.nn
+    F = nn.functional
+
+    class SkipGram(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.center, self.context = nn.Embedding(vocab, dim), nn.Embedding(vocab, dim)
+            nn.init.uniform_(self.center.weight, -0.5 / dim, 0.5 / dim)
+
+        def forward(self, centers, contexts, negatives):
+            c = self.center(centers)  # [B, dim]
+            positive = (c * self.context(contexts)).sum(1)
+            negative = lib.bmm(self.context(negatives), c.unsqueeze(2)).squeeze(2)  # [B, K]
+            return -(F.logsigmoid(positive) + F.logsigmoid(-negative).sum(1)).mean()
+
+    return SkipGram()
+
+
+def dqn(lib, observations=8, actions=4, hidden=128, gamma=0.99):
+    """A DQN update (Mnih et al., as PyTorch's reinforcement-learning tutorial writes it) on a
+    replay batch: the online MLP's Q-values of the taken actions (gather), the target
+    network's max over the next state's actions under no_grad, zeroed at terminal states,
+    smooth_l1_loss between them; the target a copy of the online network."""
+    nn = lib.nn
+
+    def mlp():
+        return nn.Sequential(nn.Linear(observations, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
+                             nn.Linear(hidden, actions))
+
+    class Dqn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.online, self.target = mlp(), mlp()
+            self.target.load_state_dict(self.online.state_dict())
+
+        def forward(self, states, taken, rewards, next_states, done):
+            q = self.online(states).gather(1, taken.unsqueeze(1)).squeeze(1)
+            with lib.no_grad():
+                future = self.target(next_states).max(1).values * (1 - done)
+            return nn.functional.smooth_l1_loss(q, rewards + gamma * future)
+
+    return Dqn()
+
+
+def replay(rng, batch, observations=8, actions=4):
+    """dqn's replay batch: states, actions taken, rewards, next states, terminal flags."""
+    states = rng.standard_normal((batch, observations)).astype(np.float32)
+    return (states, rng.integers(0, actions, batch), rng.standard_normal(batch).astype(np.float32),
+            (states + 0.1 * rng.standard_normal(states.shape)).astype(np.float32),
+            (rng.random(batch) < 0.05).astype(np.float32))
+
+
 def tagged(rng, batch, length=40, tags=17):
     """gru_tagger's batch: token rows padded with 0 past lengths in [10, length], their tags
     (-100 at the padding)."""
@@ -1590,6 +1688,11 @@ def models(batch):
         "resnext": Model(lambda lib: resnext(lib), (latest_images(batch // 2, 3, 32),
                                                     latest.integers(0, 10, batch // 2)), "sgd_wd"),
         "nbeats": Model(lambda lib: nbeats(lib), series(latest, 32 * batch), "adam"),
+        "bilstm_crf": Model(lambda lib: bilstm_crf(lib), entities(latest, batch), "sgd"),
+        "skipgram": Model(lambda lib: skipgram(lib), (latest.integers(0, VOCAB, 32 * batch),
+                                                      latest.integers(0, VOCAB, 32 * batch),
+                                                      latest.integers(0, VOCAB, (32 * batch, 5))), "adam"),
+        "dqn": Model(lambda lib: dqn(lib), replay(latest, 4 * batch), "adam"),
     }
 
 
