@@ -44,8 +44,11 @@ wide EmbeddingBag of hashed crosses, a deep MLP over per-field embeddings, Adagr
 character-level GRU language model; PyTorch's examples/mnist CNN (log_softmax, nll_loss,
 Adadelta); NeuMF collaborative filtering (GMF and MLP branches over user and item
 embeddings); a MobileNetV3-Small (Hardswish, hardsigmoid squeeze-excitation, 5x5 depthwise
-convs); a ResNeXt (grouped 3x3 convs); and an N-BEATS forecaster (MLP blocks with backcasts
-subtracted and forecasts summed, MSE).
+convs); a ResNeXt (grouped 3x3 convs); an N-BEATS forecaster (MLP blocks with backcasts
+subtracted and forecasts summed, MSE); a BiLSTM-CRF tagger (the CRF's forward algorithm looped
+in Python: logsumexp, where, a float times a bool mask); word2vec's skip-gram with negative
+sampling (bmm, logsigmoid); and a DQN update (gather of the taken actions, a target network
+under no_grad, smooth_l1_loss).
 """
 import numpy as np
 
