@@ -56,7 +56,8 @@ from layers_bench import Gpt2Config, Gpt2LMHead, VOCAB, lstm_language_model, sma
 class Model:
     """A model to train: build(lib) -> a module whose forward(*inputs) is the loss (or which
     makes its own step: make_step, below); the inputs as NumPy arrays; the optimizer ('sgd'
-    with momentum, 'sgd_wd' with momentum and weight decay 5e-4, 'adam' or 'adamw');
+    with momentum, 'sgd_wd' with momentum and weight decay 5e-4, 'adam', 'adamw', 'adagrad'
+    or 'adadelta');
     `channels_last`: the module's weights and its 4-d float inputs in that memory format."""
 
     def __init__(self, build, inputs, optimizer="sgd", channels_last=False):
@@ -1179,6 +1180,10 @@ def optimizer(lib, kind, parameters):
         return lib.optim.AdamW(parameters, lr=1e-4, weight_decay=0.01)
     if kind == "adam":
         return lib.optim.Adam(parameters, lr=1e-3)
+    if kind == "adagrad":
+        return lib.optim.Adagrad(parameters, lr=0.01)
+    if kind == "adadelta":
+        return lib.optim.Adadelta(parameters, lr=1.0)
     return lib.optim.SGD(parameters, lr=0.01, momentum=0.9, weight_decay=5e-4 if kind == "sgd_wd" else 0)
 
 

@@ -38,6 +38,17 @@ decoder); a GAT (per-edge attention, the softmax over each node's edges by scatt
 and index_add_); a NeRF (sin/cos encodings, a skip concat, volume rendering by cumprod); a
 PixelCNN (convolutions masked by a weight mask); BYOL (two views, a predictor, stop-gradient,
 an EMA target); and a ResNet-50-style net of bottleneck blocks narrowed for 32x32 images.
+And more that users commonly train: a Perceiver (learned latents cross-attending to pixels
+with Fourier position features, then latent self-attention); Wide & Deep on tabular data (a
+wide EmbeddingBag of hashed crosses, a deep MLP over per-field embeddings, Adagrad); a
+character-level GRU language model; PyTorch's examples/mnist CNN (log_softmax, nll_loss,
+Adadelta); NeuMF collaborative filtering (GMF and MLP branches over user and item
+embeddings); a MobileNetV3-Small (Hardswish, hardsigmoid squeeze-excitation, 5x5 depthwise
+convs); a ResNeXt (grouped 3x3 convs); an N-BEATS forecaster (MLP blocks with backcasts
+subtracted and forecasts summed, MSE); a BiLSTM-CRF tagger (the CRF's forward algorithm looped
+in Python: logsumexp, where, a float times a bool mask); word2vec's skip-gram with negative
+sampling (bmm, logsigmoid); and a DQN update (gather of the taken actions, a target network
+under no_grad, smooth_l1_loss).
 """
 import numpy as np
 
@@ -1227,6 +1238,381 @@ def bottleneck_resnet(lib, planes=(16, 32, 64, 128), blocks=(2, 2, 2, 2), classe
     return with_loss(nn, nn.Sequential(*layers))
 
 
+def perceiver(lib, image=32, latents=64, dim=128, heads=4, depth=4, bands=8, classes=10):
+    """A Perceiver classifying images as pixel arrays: each pixel's colour with Fourier features
+    of its position (sin/cos of bands of frequencies, a buffer) projected to `dim`; learned
+    latents cross-attending to the pixels once (pre-norm, one head, queries from the latents),
+    then a stack of latent self-attention blocks (F.scaled_dot_product_attention over heads
+    split by view/transpose, a GELU MLP), the latents' mean to a linear head."""
+    nn = lib.nn
+    F = nn.functional
+    grid = np.stack(np.meshgrid(np.linspace(-1, 1, image), np.linspace(-1, 1, image), indexing="ij"), -1)
+    angles = grid.reshape(-1, 2, 1) * np.pi * np.arange(1, bands + 1)  # [pixels, 2, bands]
+    positions = np.concatenate([np.sin(angles), np.cos(angles)], -1).reshape(image * image, -1).astype(np.float32)
+
+    class Attention(nn.Module):
+        def __init__(self, count):
+            super().__init__()
+            self.count = count
+            self.query, self.key, self.value, self.out = (nn.Linear(dim, dim) for _ in range(4))
+
+        def forward(self, x, context):
+            b = x.shape[0]
+            split = lambda t: t.view(b, -1, self.count, dim // self.count).transpose(1, 2)  # noqa: E731
+            y = F.scaled_dot_product_attention(split(self.query(x)), split(self.key(context)),
+                                               split(self.value(context)))
+            return self.out(y.transpose(1, 2).reshape(b, -1, dim))
+
+    class Block(nn.Module):
+        def __init__(self, count):
+            super().__init__()
+            self.norm, self.context_norm, self.mlp_norm = nn.LayerNorm(dim), nn.LayerNorm(dim), nn.LayerNorm(dim)
+            self.attention = Attention(count)
+            self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim))
+
+        def forward(self, x, context=None):
+            x = x + self.attention(self.norm(x), self.norm(x) if context is None else self.context_norm(context))
+            return x + self.mlp(self.mlp_norm(x))
+
+    class Perceiver(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("positions", lib.tensor(positions))
+            self.embed = nn.Linear(3 + positions.shape[1], dim)
+            self.latents = nn.Parameter(lib.randn(latents, dim) * 0.02)
+            self.cross = Block(1)
+            self.blocks = nn.ModuleList([Block(heads) for _ in range(depth)])
+            self.norm, self.head = nn.LayerNorm(dim), nn.Linear(dim, classes)
+
+        def forward(self, x):
+            b = x.shape[0]
+            pixels = lib.cat([x.flatten(2).transpose(1, 2), self.positions.expand(b, -1, -1)], dim=2)
+            z = self.cross(self.latents.expand(b, -1, -1), self.embed(pixels))
+            for block in self.blocks:
+                z = block(z)
+            return self.head(self.norm(z.mean(dim=1)))
+
+    return with_loss(nn, Perceiver())
+
+
+def wide_deep(lib, fields=(1000, 500, 300, 100, 50, 20, 10, 7), crosses=10000, dim=8, dense=6, hidden=(256, 128, 64)):
+    """Wide & Deep (Cheng et al.) on tabular data: the wide part a linear model over hashed
+    cross-feature ids (an EmbeddingBag of width 1, sum over each row's crosses) and the dense
+    features; the deep part an Embedding per categorical field concatenated with the dense
+    features, an MLP of ReLU and dropout to one logit; the two logits summed, BCEWithLogits."""
+    nn = lib.nn
+
+    class WideDeep(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.wide = nn.EmbeddingBag(crosses, 1, mode="sum")
+            self.wide_dense = nn.Linear(dense, 1)
+            self.embeds = nn.ModuleList([nn.Embedding(n, dim) for n in fields])
+            layers, cin = [], len(fields) * dim + dense
+            for width in hidden:
+                layers += [nn.Linear(cin, width), nn.ReLU(), nn.Dropout(0.1)]
+                cin = width
+            self.deep = nn.Sequential(*layers, nn.Linear(cin, 1))
+
+        def forward(self, features, ids, cross_ids, cross_offsets, clicks):
+            wide = self.wide(cross_ids, cross_offsets) + self.wide_dense(features)
+            deep = self.deep(lib.cat([embed(ids[:, i]) for i, embed in enumerate(self.embeds)] + [features], dim=1))
+            return nn.functional.binary_cross_entropy_with_logits((wide + deep).squeeze(1), clicks)
+
+    return WideDeep()
+
+
+def wide_deep_inputs(rng, batch, per=6):
+    """wide_deep's batch: dense features, each field's id [batch, fields], the hashed crosses
+    (`per` per row, flat) and their offsets, the clicks."""
+    fields, crosses = wide_deep.__defaults__[:2]
+    ids = np.stack([rng.integers(0, n, batch) for n in fields], axis=1)
+    return (rng.standard_normal((batch, 6)).astype(np.float32), ids, rng.integers(0, crosses, batch * per),
+            np.arange(0, batch * per, per), (rng.random(batch) < 0.25).astype(np.float32))
+
+
+def char_gru(nn, vocab=65, width=64, hidden=256, layers=2):
+    """A character-level language model on a GRU (tiny-shakespeare's 65 characters):
+    embeddings, a two-layer batch-first nn.GRU with dropout between its layers, dropout, a
+    Linear to the next character, cross-entropy over every position."""
+
+    class CharGru(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, width)
+            self.rnn = nn.GRU(width, hidden, num_layers=layers, batch_first=True, dropout=0.2)
+            self.drop = nn.Dropout(0.2)
+            self.out = nn.Linear(hidden, vocab)
+
+        def forward(self, chars, target):
+            y, _ = self.rnn(self.embed(chars))
+            return nn.functional.cross_entropy(self.out(self.drop(y)).reshape(-1, vocab), target.reshape(-1))
+
+    return CharGru()
+
+
+def mnist_cnn(nn):
+    """PyTorch's examples/mnist Net: two 3x3 convs with ReLU, a 2x2 max pool, dropout, a
+    9216-wide Linear with ReLU and dropout, log_softmax and nll_loss (Adadelta, as there)."""
+    F = nn.functional
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1, self.conv2 = nn.Conv2d(1, 32, 3, 1), nn.Conv2d(32, 64, 3, 1)
+            self.dropout1, self.dropout2 = nn.Dropout(0.25), nn.Dropout(0.5)
+            self.fc1, self.fc2 = nn.Linear(9216, 128), nn.Linear(128, 10)
+
+        def forward(self, x, target):
+            x = F.max_pool2d(F.relu(self.conv2(F.relu(self.conv1(x)))), 2)
+            x = self.dropout2(F.relu(self.fc1(self.dropout1(x).flatten(1))))
+            return F.nll_loss(F.log_softmax(self.fc2(x), dim=1), target)
+
+    return Net()
+
+
+def ncf(lib, users=6040, items=3706, gmf=32, layers=(128, 64, 32)):
+    """Neural collaborative filtering (NeuMF, He et al.) on MovieLens-1M's sizes: a GMF branch
+    (the user's and item's embeddings multiplied) and an MLP branch (other embeddings
+    concatenated, ReLU layers halving), both concatenated to one logit, BCEWithLogits on
+    implicit feedback (a positive and negatives sampled per user)."""
+    nn = lib.nn
+
+    class NeuMf(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gmf_user, self.gmf_item = nn.Embedding(users, gmf), nn.Embedding(items, gmf)
+            self.mlp_user, self.mlp_item = nn.Embedding(users, layers[0] // 2), nn.Embedding(items, layers[0] // 2)
+            mlp = []
+            for cin, cout in zip(layers, layers[1:]):
+                mlp += [nn.Linear(cin, cout), nn.ReLU()]
+            self.mlp = nn.Sequential(*mlp)
+            self.predict = nn.Linear(gmf + layers[-1], 1)
+
+        def forward(self, user, item, label):
+            product = self.gmf_user(user) * self.gmf_item(item)
+            deep = self.mlp(lib.cat([self.mlp_user(user), self.mlp_item(item)], dim=1))
+            logit = self.predict(lib.cat([product, deep], dim=1)).squeeze(1)
+            return nn.functional.binary_cross_entropy_with_logits(logit, label)
+
+    return NeuMf()
+
+
+def mobilenet_v3(lib, classes=10):
+    """torchvision's MobileNetV3-Small narrowed for 32x32 images (a stride-1 stem): inverted
+    residual blocks of expand, depthwise (3x3 or 5x5) and project convs with batch norm,
+    ReLU or Hardswish, torchvision's SqueezeExcitation (ReLU, hardsigmoid) on some; a
+    Hardswish classifier with dropout."""
+    nn = lib.nn
+
+    def conv_bn(cin, cout, kernel=1, stride=1, groups=1, act=None):
+        layers = [nn.Conv2d(cin, cout, kernel, stride, kernel // 2, groups=groups, bias=False),
+                  nn.BatchNorm2d(cout, eps=0.001, momentum=0.01)]
+        return layers + [act(inplace=True)] if act else layers
+
+    class SqueezeExcitation(nn.Module):
+        def __init__(self, width, squeezed):
+            super().__init__()
+            self.fc1, self.fc2 = nn.Conv2d(width, squeezed, 1), nn.Conv2d(squeezed, width, 1)
+
+        def forward(self, x):
+            scale = self.fc2(nn.functional.relu(self.fc1(nn.functional.adaptive_avg_pool2d(x, 1))))
+            return x * nn.functional.hardsigmoid(scale)
+
+    class Block(nn.Module):
+        def __init__(self, cin, kernel, hidden, cout, excite, act, stride):
+            super().__init__()
+            layers = conv_bn(cin, hidden, act=act) if hidden != cin else []
+            layers += conv_bn(hidden, hidden, kernel, stride, hidden, act)
+            layers += [SqueezeExcitation(hidden, (hidden // 4 + 7) // 8 * 8)] if excite else []
+            self.block = nn.Sequential(*layers, *conv_bn(hidden, cout))
+            self.residual = stride == 1 and cin == cout
+
+        def forward(self, x):
+            return x + self.block(x) if self.residual else self.block(x)
+
+    relu, hswish = nn.ReLU, nn.Hardswish
+    settings = ((16, 3, 16, 16, True, relu, 2), (16, 3, 72, 24, False, relu, 2), (24, 3, 88, 24, False, relu, 1),
+                (24, 5, 96, 40, True, hswish, 2), (40, 5, 240, 40, True, hswish, 1), (40, 5, 120, 48, True, hswish, 1),
+                (48, 5, 144, 48, True, hswish, 1), (48, 5, 288, 96, True, hswish, 2), (96, 5, 576, 96, True, hswish, 1))
+    layers = conv_bn(3, 16, 3, 1, act=hswish) + [Block(*s) for s in settings] + conv_bn(96, 576, act=hswish)
+    return with_loss(nn, nn.Sequential(*layers, nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(576, 1024),
+                                       nn.Hardswish(inplace=True), nn.Dropout(0.2), nn.Linear(1024, classes)))
+
+
+def resnext(lib, cardinality=8, group_width=8, stages=(64, 128, 256), blocks=(1, 1, 1), classes=10):
+    """A ResNeXt-29 narrowed (cardinality 8, 8 channels a group) for 32x32 images: bottleneck
+    blocks whose 3x3 conv is grouped (groups=cardinality), widths doubling by stage (strided
+    in each stage's first), batch norm and ReLU, 1x1 projections where the shape changes."""
+    nn = lib.nn
+
+    class Block(nn.Module):
+        def __init__(self, cin, cout, width, stride):
+            super().__init__()
+            self.body = nn.Sequential(
+                nn.Conv2d(cin, width, 1, bias=False), nn.BatchNorm2d(width), nn.ReLU(inplace=True),
+                nn.Conv2d(width, width, 3, stride, 1, groups=cardinality, bias=False), nn.BatchNorm2d(width),
+                nn.ReLU(inplace=True), nn.Conv2d(width, cout, 1, bias=False), nn.BatchNorm2d(cout))
+            self.shortcut = (nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                             if stride != 1 or cin != cout else nn.Identity())
+
+        def forward(self, x):
+            return nn.functional.relu(self.body(x) + self.shortcut(x))
+
+    layers, cin, width = [nn.Conv2d(3, 64, 3, 1, 1, bias=False), nn.BatchNorm2d(64), nn.ReLU(inplace=True)], 64, \
+        cardinality * group_width
+    for i, (cout, count) in enumerate(zip(stages, blocks)):
+        for j in range(count):
+            layers.append(Block(cin, 4 * cout, width, 2 if i and not j else 1))
+            cin = 4 * cout
+        width *= 2
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, classes)]
+    return with_loss(nn, nn.Sequential(*layers))
+
+
+def nbeats(lib, horizon=12, lookback=5, width=256, blocks=(3, 3), depth=4):
+    """N-BEATS (generic) forecasting `horizon` steps from `lookback` horizons of history:
+    stacks of blocks of `depth` ReLU Linear layers, each block's last features to a backcast
+    (subtracted from its input) and a forecast (summed over blocks), MSE to the future."""
+    nn = lib.nn
+    history = lookback * horizon
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            layers, cin = [], history
+            for _ in range(depth):
+                layers += [nn.Linear(cin, width), nn.ReLU()]
+                cin = width
+            self.fc = nn.Sequential(*layers)
+            self.backcast, self.forecast = nn.Linear(width, history), nn.Linear(width, horizon)
+
+        def forward(self, x):
+            h = self.fc(x)
+            return self.backcast(h), self.forecast(h)
+
+    class NBeats(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList([Block() for _ in range(sum(blocks))])
+
+        def forward(self, x, future):
+            forecast = 0
+            for block in self.blocks:
+                backcast, f = block(x)
+                x, forecast = x - backcast, forecast + f
+            return nn.functional.mse_loss(forecast, future)
+
+    return NBeats()
+
+
+def series(rng, batch, horizon=12, lookback=5):
+    """nbeats' batch: windows of random walks with a daily-like sine, their next `horizon`."""
+    steps = np.arange((lookback + 1) * horizon)
+    walks = np.cumsum(rng.standard_normal((batch, steps.size)), 1) * 0.1 + np.sin(
+        2 * np.pi * (steps + rng.integers(0, 24, (batch, 1))) / 24)
+    walks = walks.astype(np.float32)
+    return walks[:, :-horizon], walks[:, -horizon:]
+
+
+def bilstm_crf(lib, vocab=VOCAB, embed=64, hidden=128, tags=9):
+    """A BiLSTM-CRF named-entity tagger (PyTorch's tutorial, batched): embeddings, a
+    bidirectional batch-first nn.LSTM, emission scores by a Linear, a linear-chain CRF whose
+    negative log-likelihood is the forward algorithm's log-partition (a logsumexp over the
+    previous tag at each step, looped in Python, padded steps keeping the previous
+    scores by where) minus the gold path's score (transitions gathered by index)."""
+    nn = lib.nn
+
+    class BiLstmCrf(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, embed)
+            self.lstm = nn.LSTM(embed, hidden // 2, batch_first=True, bidirectional=True)
+            self.emit = nn.Linear(hidden, tags)
+            self.transitions = nn.Parameter(lib.randn(tags, tags) * 0.1)
+            self.start, self.end = nn.Parameter(lib.zeros(tags)), nn.Parameter(lib.zeros(tags))
+
+        def forward(self, tokens, labels, mask):
+            emissions = self.emit(self.lstm(self.embed(tokens))[0])  # [B, T, tags]
+            batch, steps = tokens.shape
+            rows = lib.arange(batch)
+            score = self.start + emissions[:, 0]
+            gold = self.start[labels[:, 0]] + emissions[rows, 0, labels[:, 0]]
+            for t in range(1, steps):
+                step = score.unsqueeze(2) + self.transitions + emissions[:, t].unsqueeze(1)
+                score = lib.where(mask[:, t].unsqueeze(1), lib.logsumexp(step, dim=1), score)
+                moved = self.transitions[labels[:, t - 1], labels[:, t]] + emissions[rows, t, labels[:, t]]
+                gold = gold + moved * mask[:, t]
+            last = labels[rows, mask.sum(1) - 1]
+            return (lib.logsumexp(score + self.end, dim=1) - gold - self.end[last]).mean()
+
+    return BiLstmCrf()
+
+
+def entities(rng, batch, length=30, tags=9):
+    """bilstm_crf's batch: token rows (0 past lengths in [8, length]), their tags (0 past the
+    ends) and the mask of real tokens."""
+    tokens = padded(rng, batch, length, 8)
+    mask = tokens != 0
+    return tokens, np.where(mask, rng.integers(0, tags, tokens.shape), 0), mask
+
+
+def skipgram(lib, vocab=VOCAB, dim=128):
+    """word2vec's skip-gram with negative sampling: center and context embedding tables
+    (sparse=False), the center's dot with its context and with K sampled negatives (bmm),
+    -logsigmoid of the positives and of the negated negatives."""
+    nn = lib.nn
+    F = nn.functional
+
+    class SkipGram(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.center, self.context = nn.Embedding(vocab, dim), nn.Embedding(vocab, dim)
+            nn.init.uniform_(self.center.weight, -0.5 / dim, 0.5 / dim)
+
+        def forward(self, centers, contexts, negatives):
+            c = self.center(centers)  # [B, dim]
+            positive = (c * self.context(contexts)).sum(1)
+            negative = lib.bmm(self.context(negatives), c.unsqueeze(2)).squeeze(2)  # [B, K]
+            return -(F.logsigmoid(positive) + F.logsigmoid(-negative).sum(1)).mean()
+
+    return SkipGram()
+
+
+def dqn(lib, observations=8, actions=4, hidden=128, gamma=0.99):
+    """A DQN update (Mnih et al., as PyTorch's reinforcement-learning tutorial writes it) on a
+    replay batch: the online MLP's Q-values of the taken actions (gather), the target
+    network's max over the next state's actions under no_grad, zeroed at terminal states,
+    smooth_l1_loss between them; the target a copy of the online network."""
+    nn = lib.nn
+
+    def mlp():
+        return nn.Sequential(nn.Linear(observations, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
+                             nn.Linear(hidden, actions))
+
+    class Dqn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.online, self.target = mlp(), mlp()
+            self.target.load_state_dict(self.online.state_dict())
+
+        def forward(self, states, taken, rewards, next_states, done):
+            q = self.online(states).gather(1, taken.unsqueeze(1)).squeeze(1)
+            with lib.no_grad():
+                future = self.target(next_states).max(1).values * (1 - done)
+            return nn.functional.smooth_l1_loss(q, rewards + gamma * future)
+
+    return Dqn()
+
+
+def replay(rng, batch, observations=8, actions=4):
+    """dqn's replay batch: states, actions taken, rewards, next states, terminal flags."""
+    states = rng.standard_normal((batch, observations)).astype(np.float32)
+    return (states, rng.integers(0, actions, batch), rng.standard_normal(batch).astype(np.float32),
+            (states + 0.1 * rng.standard_normal(states.shape)).astype(np.float32),
+            (rng.random(batch) < 0.05).astype(np.float32))
+
+
 def tagged(rng, batch, length=40, tags=17):
     """gru_tagger's batch: token rows padded with 0 past lengths in [10, length], their tags
     (-100 at the padding)."""
@@ -1248,6 +1634,8 @@ def models(batch):
     more_labels = lambda shape, classes: more.integers(0, classes, shape)  # noqa: E731
     newer = np.random.default_rng(2)  # the inputs of the models after mlp_vae
     newer_images = lambda n, c, s: newer.standard_normal((n, c, s, s)).astype(np.float32)  # noqa: E731
+    latest = np.random.default_rng(3)  # the inputs of the models after bottleneck_resnet
+    latest_images = lambda n, c, s: latest.standard_normal((n, c, s, s)).astype(np.float32)  # noqa: E731
     return {
         "tcn": Model(lambda lib: tcn(lib), (rng.standard_normal((batch // 2, 1, 256)).astype(np.float32),
                                            labels(batch // 2, 10)), "adam"),
@@ -1288,6 +1676,26 @@ def models(batch):
         "byol": Model(lambda lib: byol(lib), (newer_images(batch // 2, 3, 32), newer_images(batch // 2, 3, 32))),
         "bottleneck_resnet": Model(lambda lib: bottleneck_resnet(lib),
                                    (newer_images(batch // 2, 3, 32), newer.integers(0, 10, batch // 2)), "sgd_wd"),
+        # Drawn from a generator of their own, so that the models above keep their inputs.
+        "perceiver": Model(lambda lib: perceiver(lib), (latest_images(batch // 2, 3, 32),
+                                                        latest.integers(0, 10, batch // 2)), "adamw"),
+        "wide_deep": Model(lambda lib: wide_deep(lib), wide_deep_inputs(latest, 16 * batch), "adagrad"),
+        "char_gru": Model(lambda lib: char_gru(lib.nn), (latest.integers(0, 65, (batch, 100)),
+                                                         latest.integers(0, 65, (batch, 100))), "adam"),
+        "mnist_cnn": Model(lambda lib: mnist_cnn(lib.nn), (latest.standard_normal((2 * batch, 1, 28, 28)).astype(
+            np.float32), latest.integers(0, 10, 2 * batch)), "adadelta"),
+        "ncf": Model(lambda lib: ncf(lib), (latest.integers(0, 6040, 32 * batch), latest.integers(0, 3706, 32 * batch),
+                                            (latest.random(32 * batch) < 0.2).astype(np.float32)), "adam"),
+        "mobilenet_v3": Model(lambda lib: mobilenet_v3(lib), (latest_images(batch // 2, 3, 32),
+                                                              latest.integers(0, 10, batch // 2)), "sgd_wd"),
+        "resnext": Model(lambda lib: resnext(lib), (latest_images(batch // 2, 3, 32),
+                                                    latest.integers(0, 10, batch // 2)), "sgd_wd"),
+        "nbeats": Model(lambda lib: nbeats(lib), series(latest, 32 * batch), "adam"),
+        "bilstm_crf": Model(lambda lib: bilstm_crf(lib), entities(latest, batch), "sgd"),
+        "skipgram": Model(lambda lib: skipgram(lib), (latest.integers(0, VOCAB, 32 * batch),
+                                                      latest.integers(0, VOCAB, 32 * batch),
+                                                      latest.integers(0, VOCAB, (32 * batch, 5))), "adam"),
+        "dqn": Model(lambda lib: dqn(lib), replay(latest, 4 * batch), "adam"),
     }
 
 

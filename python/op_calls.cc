@@ -671,12 +671,29 @@ PyObject* view_fast(const TensorMethod& m, PyObject* const* args, Py_ssize_t n) 
   return m.view_kind ? linked_view(m, self, view, link_args, link_count) : view;
 }
 
+// A binary op's two tensor operands in the dtype it computes in, where they are local and of
+// different categories (bool below the integers below the floats): the lower cast to the
+// higher's dtype, torch's result_type for such a pair whichever has dims (the fallback's
+// _promote); any other pair as it is (the op refuses differing dtypes; the fallback promotes).
+// A float tensor times a bool mask went through a refused call, its exceptions and the
+// Python promotion at every step.
+// `bools`: whether the op takes a bool beside a number (torch's sub and pow refuse it, as
+// their fallbacks do).
+std::pair<Var, Var> promoted(const Var& a, const Var& b, bool bools = true) {
+  const auto category = [](DType d) { return d == DType::kBool ? 0 : is_floating(d) ? 2 : is_complex(d) ? -1 : 1; };
+  const int ca = category(a.dtype()), cb = category(b.dtype());
+  if (ca == cb || ca < 0 || cb < 0 || a.is_global() || b.is_global() || (!bools && (ca == 0 || cb == 0))) return {a, b};
+  return ca > cb ? std::pair{a, fn::cast(b, a.dtype())} : std::pair{fn::cast(a, b.dtype()), b};
+}
+
 // The binary forms' result on x and `other` (a Tensor, or a number where the op has a scalar
 // form), or nullopt for the calls the fallback takes.
 std::optional<Var> binary_var(const TensorMethod& m, const Var& x, PyObject* other) {
   if (const Var* y = var_of_tensor(other)) {
     const bool reflected = m.form == Form::kReflected;
-    return issue(x.is_global() || y->is_global(), *m.op, {reflected ? *y : x, reflected ? x : *y});
+    const bool bools = m.op->name == "add" || m.op->name == "mul" || m.op->name == "div";
+    const auto [a, b] = promoted(reflected ? *y : x, reflected ? x : *y, bools);
+    return issue(a.is_global() || b.is_global(), *m.op, {a, b});
   }
   const bool is_float = PyFloat_CheckExact(other);
   // An integer or bool tensor and a float: the fallback makes it the default float dtype.
@@ -783,7 +800,8 @@ PyObject* compare_fast(const TensorMethod& m, PyObject* self, PyObject* other) {
   if (!x || x->is_global()) return nullptr;
   if (const Var* y = var_of_tensor(other)) {
     if (y->is_global()) return nullptr;
-    return tensor_object(first_output(*m.op, {*x, *y}));
+    const auto [a, b] = promoted(*x, *y);
+    return tensor_object(first_output(*m.op, {a, b}));
   }
   const bool floating = is_floating(x->dtype());
   if (x->data().memory().device_type() != "cpu" ||

@@ -235,6 +235,19 @@ bool moves_channels(const Shape& dims, bool to_last) {
   return true;
 }
 
+// Whether `dims` keeps the dims of `shape` longer than 1 in their order (moving only dims of
+// size 1): the result's row-major bytes are the input's, a view. One head's attention
+// ([B, T, 1, D].transpose(1, 2)) and a batch of one moved no data but copied all of it.
+bool keeps_order(const Shape& dims, const Shape& shape) {
+  int64_t last = -1;
+  for (int64_t d : dims) {
+    if (shape[d] == 1) continue;
+    if (d < last) return false;
+    last = d;
+  }
+  return true;
+}
+
 OpDef permute_op() {
   OpDef op;
   op.name = kPermute;
@@ -270,6 +283,7 @@ OpDef permute_op() {
       return std::vector<Tensor>{in[0].view(0, extent)};
     }
     const Tensor x = in_format(in[0], MemoryFormat::kContiguous);
+    if (keeps_order(dims, x.shape())) return std::vector<Tensor>{x.view(0, extent)};
     const Shape in_strides = row_major_strides(x.shape());
     Shape strides;
     for (int64_t d : dims) strides.push_back(in_strides[d]);

@@ -412,6 +412,22 @@ TEST(ShapePermute, MovesChannelsWithoutCopyingWhereTheLayoutsAgree) {
   EXPECT_EQ(values_of(swapped), values_of(local("permute", {x}, {{"dims", Shape{0, 1, 3, 2}}})));
 }
 
+// A permute that moves only dims of size 1 (one head's [B, T, 1, D] -> [B, 1, T, D]) keeps
+// the bytes in order: the input's memory, no copy; one that reorders longer dims copies.
+TEST(ShapePermute, MovingOnlyDimsOfSizeOneIsAView) {
+  const Tensor x = iota({2, 3, 1, 4});
+  const Tensor heads = local("permute", {x}, {{"dims", Shape{0, 2, 1, 3}}});
+  EXPECT_EQ(heads.shape(), (Shape{2, 1, 3, 4}));
+  EXPECT_TRUE(heads.shares_memory(x));
+  EXPECT_EQ(values_of(heads), values_of(x));
+  const Tensor row = local("permute", {iota({1, 5})}, {{"dims", Shape{1, 0}}});
+  EXPECT_EQ(values_of(row), (std::vector<int64_t>{0, 1, 2, 3, 4}));
+  const Tensor swapped = local("permute", {x}, {{"dims", Shape{2, 1, 0, 3}}});
+  EXPECT_FALSE(swapped.shares_memory(x));
+  EXPECT_EQ(values_of(swapped), (std::vector<int64_t>{0, 1, 2, 3, 12, 13, 14, 15, 4, 5, 6, 7, 16, 17, 18, 19,
+                                                      8, 9, 10, 11, 20, 21, 22, 23}));
+}
+
 TEST(ShapeCat, EverySignatureMatchesOneDevice) {
   // Per axis: a split of each dim but the joined one, B, P.
   expect_signatures("cat", {value({3, 4}), value({2, 4})}, {{"dim", int64_t{0}}}, 3);

@@ -31,6 +31,10 @@ def operands():
         (mf.tensor([[1, 2, 3]]), 2.5),                 # an integer tensor and a float: the fallback promotes
         (mf.tensor([[1, 2, 3]]), mf.tensor(F32)),      # dtypes C++ refuses: promoted by the fallback
         (mf.tensor(F32, dtype=mf.float64), x),
+        # categories that differ: the lower cast to the higher's dtype in C, whichever has dims
+        (x, mf.tensor([True, False, True])), (mf.tensor([[True], [False]]), x),
+        (mf.tensor([[1, 2, 3]], dtype=mf.int32), mf.tensor(2.5, dtype=mf.float64)),
+        (mf.tensor(3), mf.tensor(F32, dtype=mf.float16)), (mf.tensor([4, 5]), mf.tensor([True, False])),
         (mf.tensor([True, False]), mf.tensor([True, True])),  # bools: or / and
         (nn.Parameter(mf.tensor(F32)), x),             # a subclass
         (x, F32),                                      # a NumPy array
@@ -559,6 +563,7 @@ COMPARE_CALLS = [  # (x, other): the C path's calls, then calls it leaves to Pyt
     (F32, F32[0]), (F32, 1.5), (F32, -2), (np.arange(6).reshape(2, 3), 4), (F32.astype(np.float64), 0.5),
     (np.arange(3, dtype=np.int32), 1), (np.arange(3), 1.5), (np.array([True, False]), 1), (F32, F32.astype(np.float64)),
     (F32, True), (F32, np.float32(1.5)), (F32, None), (F32, 2**70),
+    (F32, np.array([True, False, True])), (np.arange(3), F32), (np.array(True), np.arange(3, dtype=np.int32)),
 ]
 
 
