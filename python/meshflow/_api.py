@@ -368,12 +368,14 @@ def bincount(input, weights=None, minlength=0):
                            f"{tuple(input.shape)} and dtype {input.dtype.name}")
     if values.size and values.min() < 0:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    if weights is None:
+    if weights is None or values.size == 0:  # torch's: int64 zeros for no values, weighted or not
         return tensor(_np.bincount(values, minlength=minlength).astype(_np.int64), device=_local_device(input))
-    w = weights._numpy()
-    out = _np.bincount(values, weights=w, minlength=minlength)
-    return tensor(out, dtype=weights.dtype if weights.dtype.name == "float32" else _dtype.float64,
-                  device=_local_device(input))
+    # torch's: float32 weights summed in float32, the others in float64, each in input order.
+    dtype = _np.float32 if weights.dtype.name == "float32" else _np.float64
+    w = weights._numpy().astype(dtype)
+    out = _np.zeros(builtins.max(int(minlength), int(values.max()) + 1 if values.size else 0), dtype)
+    _np.add.at(out, values, w)
+    return tensor(out, device=_local_device(input))
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):

@@ -241,3 +241,14 @@ def test_histograms_bin_as_torch(op, args, dtype, digest):
     got = getattr(mf, op)(mf.tensor(x, dtype=getattr(mf, dtype)), *args)
     parts = [got] if op == "histc" else [got.hist, got.bin_edges]
     assert "".join(hashlib.sha256(p.numpy().tobytes()).hexdigest()[:16] for p in parts) == digest
+
+
+def test_bincount_sums_float32_weights_in_order_as_torch():
+    import hashlib
+    rs = np.random.RandomState(0)
+    values, weights = rs.randint(0, 7, 5000), rs.randn(5000).astype(np.float32)
+    got = mf.bincount(mf.tensor(values), mf.tensor(weights))
+    assert got.dtype == mf.float32
+    assert hashlib.sha256(got.numpy().tobytes()).hexdigest()[:16] == "e667acad084ef4c6"  # torch 2.x's
+    empty = mf.bincount(mf.tensor(np.array([], np.int64)), mf.tensor(np.array([], np.float32)), minlength=3)
+    assert empty.dtype == mf.int64 and empty.tolist() == [0, 0, 0]
