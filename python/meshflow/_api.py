@@ -920,21 +920,18 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     for p in qs:
         if not 0 <= p <= 1:
             raise RuntimeError("quantile() q values must be in the range [0, 1]")
-        pos = (count - 1).clamp(min=0).to(_dtype.float64) * p
-        lo, hi = pos.floor(), pos.ceil()
+        # torch's: the rank in the input's dtype (q rounded to it), then lerp between the
+        # neighbours (its rounding; midpoint a lerp by 0.5).
+        rank = (count - 1).clamp(min=0).to(values.dtype) * p
+        if interpolation in ("lower", "higher", "nearest"):
+            rank = {"lower": rank.floor, "higher": rank.ceil, "nearest": rank.round}[interpolation]()
+        lo = rank.floor()
         a = values.gather(d, lo.long())
-        b = values.gather(d, hi.long())
-        frac = (pos - lo).to(values.dtype)
-        if interpolation == "linear":
-            v = a + (b - a) * frac
-        elif interpolation == "lower":
+        if interpolation in ("linear", "midpoint"):
+            b = values.gather(d, rank.ceil().long())
+            v = a.lerp(b, rank - lo if interpolation == "linear" else 0.5)
+        else:
             v = a
-        elif interpolation == "higher":
-            v = b
-        elif interpolation == "midpoint":
-            v = a + (b - a) * 0.5
-        else:  # nearest: halves to even, as torch
-            v = where(pos.round() == lo, a, b)
         v = where((count == 0) if ignore_nan else (nans > 0), float("nan"), v)
         out.append(v if keepdim and dim is not None else v.squeeze(d))
     if isinstance(q, numbers.Real):
