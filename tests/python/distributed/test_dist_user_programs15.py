@@ -18,11 +18,14 @@ RANKS = {"d": 2}  # the job size each torch program was recorded on
 EXPECTED, PROGRAMS = recorded(HERE, RANKS)
 ONE_PROCESS_PATH = os.path.join(HERE, "expected_one_process.json")
 ONE_PROCESS = json.load(open(ONE_PROCESS_PATH)) if os.path.exists(ONE_PROCESS_PATH) else {}
+# What stays different (docs/porting.md): a DTensor parameter's gradient is a DTensor (isinstance
+# holds, its values agree) whose class is meshflow's Tensor, so type(grad).__name__ is "Tensor".
+KNOWN_DIFFERENT = {"d25_dtensor_parameter_grad_full_tensor_adam": {"grad_type"}}
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_program_prints_what_torch_printed(name):
-    prints_what_torch_printed(HERE, EXPECTED, RANKS, name)
+    prints_what_torch_printed(HERE, EXPECTED, RANKS, name, drop=KNOWN_DIFFERENT.get(name, ()))
 
 
 @pytest.mark.parametrize("name", sorted(ONE_PROCESS))
