@@ -49,9 +49,11 @@ class FSDPModule:
         return out
 
     def set_requires_gradient_sync(self, requires_gradient_sync, *, recurse=True):
-        if not requires_gradient_sync:
-            raise NotImplementedError("fully_shard: gradients are reduced by boxing in backward; skipping the "
-                                      "reduction (gradient accumulation without sync) is not supported")
+        """Accepted either way: gradients are reduced by boxing in every backward, and the
+        average over ranks is linear, so the gradient a synced backward leaves after unsynced
+        ones (accumulation) is torch's; only what a program reads between them differs (the
+        ranks' average so far, where torch's holds this rank's own sum)."""
+        object.__setattr__(self, "_requires_gradient_sync", bool(requires_gradient_sync))
 
 
 def fully_shard(module, *, mesh=None, reshard_after_forward=True, shard_placement_fn=None, mp_policy=None,
