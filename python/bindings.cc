@@ -579,15 +579,20 @@ void bind_global(py::module_& m) {
         py::arg("nd_sbp"), release());
   m.def("to_local", &to_local, py::arg("tensor"), release());
   // torch.distributed's send / recv (global/point_to_point.h): made by the ranks of each
-  // transfer alone. Returns the batch's ready-or-error tensor, then each received tensor.
+  // transfer alone. A receive's peers: one world rank, or several (from any of them). Returns
+  // the batch's ready-or-error tensor, each received tensor, then the sender of each receive
+  // from several.
   m.def(
       "transfer_batch",
       [](const std::vector<Var>& sends, const std::vector<int>& send_peers,
-         const std::vector<std::tuple<Shape, DType, int>>& receives) {
+         const std::vector<std::tuple<Shape, DType, std::vector<int>>>& receives) {
         std::vector<Tensor> values;
         for (const Var& v : sends) values.push_back(v.local());
         std::vector<Receive> specs;
-        for (const auto& [shape, dtype, peer] : receives) specs.push_back({shape, dtype, peer});
+        for (const auto& [shape, dtype, peers] : receives) {
+          specs.push_back(peers.size() == 1 ? Receive{shape, dtype, peers[0]}
+                                            : Receive{shape, dtype, Receive::kAnySource, peers});
+        }
         std::vector<Var> out;
         for (const Tensor& t : transfer_batch(values, send_peers, specs)) out.emplace_back(t);
         return out;

@@ -138,6 +138,13 @@ class Group {
   // (which wait for the device). Calls come from one thread at a time, in the same order on
   // every member.
   void agree_bytes(const void* send, void* recv, int64_t bytes);
+  // Notices of point-to-point messages (global/point_to_point.h: how a receive from any
+  // source learns its sender): notify tells member `peer` that a message of this rank is on
+  // its way, without waiting; take_notice takes the oldest notice of one of `peers`
+  // (members; the first found), waiting for one, and returns that member. A member's notices
+  // are taken in the order it sent them. Comm thread.
+  virtual void notify(int peer) = 0;
+  virtual int take_notice(const std::vector<int>& peers) = 0;
   // Whether the backend reads and writes buffers in `memory` itself (else they are staged).
   virtual bool takes(const Memory& memory) const { return memory.host_accessible(); }
   // How collectives of buffers in `memory` move: "own" (the backend takes them), the name of

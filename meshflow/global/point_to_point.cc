@@ -44,6 +44,10 @@ void check_peer(const char* call, int peer) {
   }
 }
 
+// Whether sends notify their peers and receives take notices (point_to_point.h): in a world
+// of two, the one candidate of a receive from any source is its sender.
+bool notices() { return comm::world_size() > 2; }
+
 std::vector<int64_t> moves_of(const std::vector<const Tensor*>& tensors) {
   std::vector<int64_t> out;
   for (const Tensor* t : tensors) {
@@ -79,10 +83,22 @@ bool same_prefix(const std::vector<int64_t>& a, const std::vector<int64_t>& b, s
 // then `recv`s while the peer's first batch only receives) goes on with the peer's next
 // batches, as torch matches each message alone; the peer's call ends once its own moves are
 // done. Both ends with moves left, or a move whose numel or dtype does not fit, raise on both.
-void move_with(int peer, std::vector<const Tensor*> sends, std::vector<const Tensor*> receives) {
+// Each of the peer's sends this call moves, or drops on an error, has its notice taken (a later
+// receive from any source must not take it), but for the first `noticed` receives, whose
+// notices were taken before (receives from any source).
+void move_with(int peer, std::vector<const Tensor*> sends, std::vector<const Tensor*> receives, size_t noticed = 0) {
   const int me = comm::world_rank();
   comm::Group& pair = comm::group_of({std::min(me, peer), std::max(me, peer)});
   const int other = pair.world_ranks()[0] == peer ? 0 : 1;
+  auto take_notices = [&](size_t n) {
+    for (size_t k = 0; notices() && k < n; ++k) {
+      if (noticed > 0) {
+        --noticed;
+      } else {
+        comm::world().take_notice({peer});
+      }
+    }
+  };
   while (!sends.empty() || !receives.empty()) {
     const Plan mine{moves_of(sends), moves_of(receives)};
     const Plan theirs = exchange_plans(pair, other, mine);
@@ -92,6 +108,7 @@ void move_with(int peer, std::vector<const Tensor*> sends, std::vector<const Ten
     const bool mine_left = n_out < sends.size() || n_in < receives.size();
     if (!same_prefix(mine.sends, theirs.receives, n_out) || !same_prefix(mine.receives, theirs.sends, n_in) ||
         (mine_left && theirs_left)) {
+      take_notices(theirs.sends.size() / 2);  // the peer drops them too
       const char* call = mine.sends.empty() ? "[recv] " : mine.receives.empty() ? "[send] " : "[send/recv] ";
       throw std::invalid_argument(call + plan_str(me, mine) + " but " + plan_str(peer, theirs) +
                                   "; expected each end to receive what the other sends, in order: the same numbers "
@@ -112,6 +129,7 @@ void move_with(int peer, std::vector<const Tensor*> sends, std::vector<const Ten
       }
       pair.exchange(out, in, dtype);
     }
+    take_notices(n_in);
     sends.erase(sends.begin(), sends.begin() + static_cast<std::ptrdiff_t>(n_out));
     receives.erase(receives.begin(), receives.begin() + static_cast<std::ptrdiff_t>(n_in));
   }
@@ -126,9 +144,22 @@ std::vector<Tensor> transfer_batch(const std::vector<Tensor>& sends, const std::
                                 std::to_string(send_peers.size()) + " peers; expected one peer per tensor");
   }
   for (int peer : send_peers) check_peer("send", peer);
-  for (const Receive& r : receives) check_peer("recv", r.peer);
+  for (const Receive& r : receives) {
+    if (r.peer != Receive::kAnySource) {
+      check_peer("recv", r.peer);
+      continue;
+    }
+    if (r.any_of.empty()) throw std::invalid_argument("[recv] from any source of no rank; expected candidate ranks");
+    for (int peer : r.any_of) check_peer("recv", peer);
+    if (r.any_of.size() > 1 && !notices()) {
+      throw std::logic_error("[recv] from any of " + std::to_string(r.any_of.size()) + " ranks in a world of two");
+    }
+  }
   std::vector<TensorMeta> outputs{{Shape{}, DType::kBool}};
   for (const Receive& r : receives) outputs.push_back({r.shape, r.dtype});
+  for (const Receive& r : receives) {
+    if (r.peer == Receive::kAnySource) outputs.push_back({Shape{}, DType::kInt64});
+  }
   vm::Flags flags;
   flags.run_on_failed_inputs = true;  // the peers wait for this end whatever it holds
   return vm::launch(
@@ -136,8 +167,14 @@ std::vector<Tensor> transfer_batch(const std::vector<Tensor>& sends, const std::
       [send_peers, receives](const std::vector<Tensor>& in) {
         std::vector<Tensor> out{Tensor::zeros({}, DType::kBool)};
         for (const Receive& r : receives) out.push_back(Tensor::empty(r.shape, r.dtype));
+        comm::Group& world = comm::world();
+        if (notices()) {
+          for (int peer : send_peers) world.notify(peer);
+        }
         std::set<int> peers(send_peers.begin(), send_peers.end());
-        for (const Receive& r : receives) peers.insert(r.peer);
+        for (const Receive& r : receives) {
+          if (r.peer != Receive::kAnySource) peers.insert(r.peer);
+        }
         for (int peer : peers) {  // in rank order on every rank: no cycle of waits
           std::vector<const Tensor*> to, from;
           for (size_t i = 0; i < in.size(); ++i) {
@@ -147,6 +184,14 @@ std::vector<Tensor> transfer_batch(const std::vector<Tensor>& sends, const std::
             if (receives[i].peer == peer) from.push_back(&out[i + 1]);
           }
           move_with(peer, to, from);
+        }
+        for (size_t i = 0; i < receives.size(); ++i) {
+          const Receive& r = receives[i];
+          if (r.peer != Receive::kAnySource) continue;
+          const int sender = notices() ? world.take_notice(r.any_of) : r.any_of[0];
+          move_with(sender, {}, {&out[i + 1]}, /*noticed=*/1);
+          out.push_back(Tensor::empty({}, DType::kInt64));
+          *out.back().data_as<int64_t>() = sender;
         }
         return out;
       },

@@ -11,7 +11,14 @@
 // each message alone), so an `isend` then `recv` meets an `irecv().wait()` then `send`. A
 // mismatch, or moves left on both ends, raises on both, naming both ends, instead of moving
 // bytes that do not fit or waiting forever. Peers are visited in rank order, which every rank
-// follows, so batches of several peers cannot wait in a cycle.
+// follows, so batches of several peers cannot wait in a cycle. A receive from any source
+// (torch's recv without src) learns its sender from a notice: in a world of more than two
+// ranks, every send notifies its peer (comm::Group::notify) as its batch starts, and every
+// receive takes one notice of its peer, after its move (named peer) or before it (any
+// source: the first candidate whose notice is there, whose next send it then takes). A
+// batch's receives from any source are matched after its transfers with named peers (so a
+// batch that sends to a rank and receives its reply from any source completes); a ring in
+// which every rank sends and receives from any source in one batch waits forever (name src).
 // Thread-safety: the issuing thread (comm::check_collective_thread).
 #pragma once
 
@@ -21,17 +28,21 @@
 
 namespace mf {
 
-// A receive of a batch: a tensor of `shape` and `dtype` (in the host's memory) from world rank `peer`.
+// A receive of a batch: a tensor of `shape` and `dtype` (in the host's memory) from world rank
+// `peer`, or, where `peer` is kAnySource, from whichever of the world ranks `any_of` sends first.
 struct Receive {
+  static constexpr int kAnySource = -1;
   Shape shape;
   DType dtype;
   int peer;
+  std::vector<int> any_of = {};
 };
 
 // Issues the batch: `sends[i]`'s value (as at this call) to world rank `send_peers[i]`, and
 // each receive. Returns a 0-d tensor that is ready, or carries the error, once every transfer
-// is done, then each received tensor, pending. Its k-th receive from a peer takes the peer's
-// k-th send to this rank not taken before (in this batch or the peer's later ones).
+// is done, then each received tensor, pending, then for each receive from any source (in
+// order) its sender's world rank (an int64 0-d tensor, pending). Its k-th receive from a peer
+// takes the peer's k-th send to this rank not taken before (in this batch or the peer's later ones).
 std::vector<Tensor> transfer_batch(const std::vector<Tensor>& sends, const std::vector<int>& send_peers,
                                    const std::vector<Receive>& receives);
 

@@ -104,9 +104,8 @@ void Optimizer::add_param_group(std::vector<Var> params, const GroupOptions& opt
 
 namespace {
 
-// A copy of `v` in memory of its own (a cast always makes one): of loaded state, which the
-// steps write in place and which must not reach the tensors given to load_state; of a
-// shard, which as a slice would be a view holding the whole tensor.
+// A copy of `v` in memory of its own (a cast always makes one): of a shard, which as a slice
+// would be a view holding the whole tensor.
 Var own_copy(const Var& v) {
   NoGradGuard no_grad;
   return call1("cast", {v.detach()}, {{"dtype", v.dtype()}});
@@ -192,6 +191,11 @@ void Optimizer::shard_param(size_t i) { shard_layout_[i] = shard_parameter(param
 
 Var Optimizer::in_update_layout(size_t i, const Var& v) const {
   return shard_layout_[i] ? in_layout(v, *shard_layout_[i]) : v;
+}
+
+Var Optimizer::loaded_state(size_t i, const Var& v) const {
+  const Var in_layout = in_update_layout(i, v);
+  return in_layout.same(v) && !v.requires_grad() ? v : own_copy(in_layout);
 }
 
 Var Optimizer::state_zeros(size_t i, double value) const {
@@ -438,7 +442,7 @@ void SGD::load_state(const std::vector<std::map<std::string, Var>>& state, int64
   check_state_size(state.size(), params_.size());
   for (size_t i = 0; i < params_.size(); ++i) {
     auto it = state[i].find("momentum_buffer");
-    momentum_[i] = it == state[i].end() ? Var() : own_copy(in_update_layout(i, it->second));
+    momentum_[i] = it == state[i].end() ? Var() : loaded_state(i, it->second);
   }
   steps_ = step_count;
 }
@@ -554,10 +558,7 @@ void PerParamStepsOptimizer::set_counters(const std::vector<int64_t>& counters) 
 // and the others' counts are read by no update.
 void PerParamStepsOptimizer::count_step() {
   ++steps_;
-  for (size_t i = 0; i < params_.size(); ++i) {
-    ++param_steps_[i];
-    publish_step(i);
-  }
+  for (size_t i = 0; i < params_.size(); ++i) advance_step(i);
 }
 
 std::vector<size_t> PerParamStepsOptimizer::count_steps(const std::function<void(size_t)>& make_state) {
@@ -566,8 +567,7 @@ std::vector<size_t> PerParamStepsOptimizer::count_steps(const std::function<void
   for (size_t i = 0; i < params_.size(); ++i) {
     if (!params_[i].grad().defined()) continue;
     make_state(i);
-    ++param_steps_.at(i);
-    publish_step(i);
+    advance_step(i);
     stepped.push_back(i);
   }
   return stepped;
@@ -583,10 +583,20 @@ void PerParamStepsOptimizer::publish_step(size_t i) {
   if (step_tensors_[i].defined()) step_tensors_[i].set_data(Var(host_scalar(static_cast<float>(param_steps_[i]))));
 }
 
+void PerParamStepsOptimizer::advance_step(size_t i) {
+  const Var& step = step_tensors_.at(i);
+  if (step.defined()) param_steps_[i] = static_cast<int64_t>(scalar_value(step));
+  ++param_steps_[i];
+  publish_step(i);
+}
+
 void PerParamStepsOptimizer::load_param_steps(size_t i, const std::map<std::string, Var>& state) {
   auto step = state.find("step");
   // Of any dtype: torch saves it as a float32 tensor, meshflow as int64.
   param_steps_[i] = step == state.end() ? 0 : static_cast<int64_t>(scalar_value(step->second));
+  const bool kept = step != state.end() && !step->second.is_global() && step->second.shape().empty() &&
+                    step->second.dtype() == DType::kFloat32 && !step->second.requires_grad();
+  step_tensors_[i] = kept ? step->second : Var();
   publish_step(i);
 }
 
@@ -607,10 +617,10 @@ void AdamW::load_state(const std::vector<std::map<std::string, Var>>& state, int
   for (size_t i = 0; i < params_.size(); ++i) {
     auto avg = state[i].find("exp_avg"), sq = state[i].find("exp_avg_sq");
     const bool has = avg != state[i].end() && sq != state[i].end();
-    exp_avg_[i] = has ? own_copy(in_update_layout(i, avg->second)) : Var();
-    exp_avg_sq_[i] = has ? own_copy(in_update_layout(i, sq->second)) : Var();
+    exp_avg_[i] = has ? loaded_state(i, avg->second) : Var();
+    exp_avg_sq_[i] = has ? loaded_state(i, sq->second) : Var();
     auto max_sq = state[i].find("max_exp_avg_sq");
-    max_exp_avg_sq_[i] = has && max_sq != state[i].end() ? own_copy(in_update_layout(i, max_sq->second)) : Var();
+    max_exp_avg_sq_[i] = has && max_sq != state[i].end() ? loaded_state(i, max_sq->second) : Var();
     load_param_steps(i, state[i]);
   }
   steps_ = step_count;
@@ -708,7 +718,7 @@ void RMSprop::load_state(const std::vector<std::map<std::string, Var>>& state, i
   for (size_t i = 0; i < params_.size(); ++i) {
     auto load = [&](const char* key) {
       auto it = state[i].find(key);
-      return it == state[i].end() ? Var() : own_copy(in_update_layout(i, it->second));
+      return it == state[i].end() ? Var() : loaded_state(i, it->second);
     };
     square_avg_[i] = load("square_avg");
     grad_avg_[i] = load("grad_avg");
@@ -798,7 +808,7 @@ void Adagrad::load_state(const std::vector<std::map<std::string, Var>>& state, i
   check_state_size(state.size(), params_.size());
   for (size_t i = 0; i < params_.size(); ++i) {
     auto it = state[i].find("sum");
-    sum_[i] = it == state[i].end() ? Var() : own_copy(in_update_layout(i, it->second));
+    sum_[i] = it == state[i].end() ? Var() : loaded_state(i, it->second);
     load_param_steps(i, state[i]);
   }
   steps_ = step_count;
@@ -936,7 +946,7 @@ void RuleOptimizer::load_state(const std::vector<std::map<std::string, Var>>& st
     const bool has = std::all_of(tensor_keys_.begin(), tensor_keys_.end(),
                                  [&](const std::string& key) { return entries.count(key) > 0; });
     for (size_t s = 0; s < tensors_.size(); ++s) {
-      tensors_[s][i] = has ? own_copy(in_update_layout(i, entries.at(tensor_keys_[s]))) : Var();
+      tensors_[s][i] = has ? loaded_state(i, entries.at(tensor_keys_[s])) : Var();
     }
     scalars_[i] = has ? initial_scalars(i) : std::vector<float>{};
     for (size_t s = 0; has && s < scalar_keys_.size(); ++s) {

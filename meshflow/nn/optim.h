@@ -113,6 +113,11 @@ class Optimizer {
   // ZeRO's halves of a step, for every optimizer alike. `v` (a gradient, loaded state) in the
   // layout parameter i's update runs in: its shard layout under ZeRO, else v as it is.
   Var in_update_layout(size_t i, const Var& v) const;
+  // Loaded state `v` for parameter i: `v` itself where it is already in the update layout
+  // (torch's load_state_dict keeps the given tensors where no cast or move is needed, so two
+  // optimizers loaded from one state_dict step the same tensors, in place), else a copy of
+  // its own in that layout (a shard as a slice would be a view holding the whole tensor).
+  Var loaded_state(size_t i, const Var& v) const;
   // `value` everywhere (zeros by default) for new state of parameter i, made in that layout.
   Var state_zeros(size_t i, double value = 0) const;
   // Parameter i takes its updated shard (boxed back to the parameter's layout).
@@ -197,7 +202,9 @@ class PerParamStepsOptimizer : public Optimizer {
   // Parameter i's steps as torch's state entry "step" (a float32 scalar), one tensor per
   // parameter that later steps update in place, as torch's.
   Var step_state(size_t i) const;
-  // Parameter i's steps from a loaded state's "step" (0 where it has none).
+  // Parameter i's steps from a loaded state's "step" (0 where it has none). A local scalar
+  // float32 "step" is kept as parameter i's step tensor (torch keeps it), which each step
+  // reads and advances: optimizers loaded from one state_dict count each other's steps.
   void load_param_steps(size_t i, const std::map<std::string, Var>& state);
   void params_added() override {
     param_steps_.resize(params_.size(), 0);
@@ -209,8 +216,11 @@ class PerParamStepsOptimizer : public Optimizer {
  private:
   // Parameter i's step tensor, once state() handed it out, takes param_steps_[i].
   void publish_step(size_t i);
+  // param_steps_[i] plus one, counted from the step tensor where there is one: another
+  // optimizer sharing it may have stepped (or the program written it).
+  void advance_step(size_t i);
 
-  mutable std::vector<Var> step_tensors_;  // made by the first state() that lists them
+  mutable std::vector<Var> step_tensors_;  // made by the first state() that lists them, or loaded
 };
 
 // torch.optim.AdamW (decoupled weight decay); options lr, beta1, beta2, eps, weight_decay,

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 #include <map>
+#include <set>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -442,6 +443,37 @@ TEST(PointToPoint, ABatchThatSendsAndReceivesCrossesItsPeers) {
                      " sends 6 float32 elements; expected each end to receive what the other sends");
   }
   comm::agree("", 0, "the batches are done");
+}
+
+// A receive from any source takes the sender whose notice comes first, once each; a failed
+// exchange before it (both ends only send) drops its notices with its moves, so the receives
+// from any source after it are not misled.
+TEST(PointToPoint, AReceiveFromAnySourceTakesEachSenderOnce) {
+  REQUIRE_RANKS(3);
+  const int me = comm::world_rank(), world = comm::world_size();
+  const Tensor mine = apply_local(find_op("mul_scalar"), {logical_value({3}, DType::kFloat32)},
+                                  Attrs{{"value", static_cast<double>(me + 1)}})[0];
+  if (me < 2) {
+    expect_error([&] { vm::wait(send_to(mine, 1 - me)); }, "sends 3 float32 elements but rank");
+  }
+  if (me == 0) {
+    std::vector<int> others;
+    for (int r = 1; r < world; ++r) others.push_back(r);
+    std::set<int> senders;
+    for (int k = 1; k < world; ++k) {
+      const std::vector<Tensor> out = transfer_batch({}, {}, {{{3}, DType::kFloat32, Receive::kAnySource, others}});
+      vm::wait(out[0]);
+      const int sender = static_cast<int>(*out[2].data_as<int64_t>());
+      const Tensor theirs = apply_local(find_op("mul_scalar"), {logical_value({3}, DType::kFloat32)},
+                                        Attrs{{"value", static_cast<double>(sender + 1)}})[0];
+      EXPECT_TRUE(close(out[1], theirs, 0));
+      senders.insert(sender);
+    }
+    EXPECT_EQ(senders.size(), static_cast<size_t>(world - 1));
+  } else {
+    vm::wait(send_to(mine, 0));
+  }
+  comm::agree("", 0, "the receives are done");
 }
 
 // A batch's moves that the peer's batch does not take go on with the peer's next batches, in

@@ -2,6 +2,7 @@
 their own memory (measured with mf.memory_stats), ordered after every read issued before
 them, on every device; and PyTorch's version counter (x._version) with its error where a
 value a gradient reads was written in place since the call."""
+import copy
 import numpy as np
 import pytest
 
@@ -106,7 +107,7 @@ def test_a_manual_sgd_step_writes_the_parameters_own_memory(device, dtype):
         x.add_(mf.ones(3), alpha=2)
 
 
-def test_loaded_state_is_copied_so_steps_do_not_write_it():
+def test_loaded_module_state_is_copied_and_optimizer_state_kept_as_torch():
     a = nn.Linear(3, 2)
     b = nn.Linear(3, 2)
     b.load_state_dict(a.state_dict())
@@ -118,11 +119,17 @@ def test_loaded_state_is_copied_so_steps_do_not_write_it():
     assert not np.array_equal(b.weight.numpy(), kept)
     state = opt.state_dict()
     saved = {k: v.numpy() for k, v in state["state"][0].items()}
+    snapshot = copy.deepcopy(state)
     opt2 = mf.optim.AdamW(b.parameters(), lr=0.5)
-    opt2.load_state_dict(state)
+    opt2.load_state_dict(snapshot)
     opt2.step()
-    for k, v in saved.items():
+    for k, v in saved.items():  # the live dict: opt's own state, which opt2 does not hold
         np.testing.assert_array_equal(state["state"][0][k].numpy(), v)
+    # The optimizer's state tensors are kept as given (torch's, where no cast is needed): the
+    # steps write them.
+    opt2.step()
+    assert not np.array_equal(snapshot["state"][0]["exp_avg"].numpy(), saved["exp_avg"])
+    assert snapshot["state"][0]["step"].item() == 3
 
 
 # ---- the version counter ----

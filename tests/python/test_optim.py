@@ -219,6 +219,8 @@ def test_state_dict_round_trip_continues_identically(name, through_checkpoint, t
     if through_checkpoint:
         mf.save({"optimizer": state}, tmp_path / "ckpt")
         state = mf.load(tmp_path / "ckpt")["optimizer"]
+    else:  # a snapshot: the live dict's tensors would be shared (the next test)
+        state = copy.deepcopy(state)
     resumed_params = parameters([p.numpy().copy() for p in params])
     resumed = make(resumed_params, **settings)
     resumed.load_state_dict(state)
@@ -231,6 +233,44 @@ def test_state_dict_round_trip_continues_identically(name, through_checkpoint, t
     assert_close(params, reference(values, grads, **settings)[0])
 
 
+# torch 2's values: what the optimizer and the one loaded from its live state_dict reach.
+SHARED_STATE_TORCH = {"SGD": ([0.402758, -0.27637, 0.492014, -0.093765], [0.370978, -0.004827, 0.615361, -0.087191]),
+                      "AdamW": ([0.249327, -0.114716, 0.651128, -0.005206],
+                                [0.248204, -0.026987, 0.700555, -0.012071])}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_optimizers_loaded_from_one_live_state_dict_step_the_same_state(name):
+    # torch's load_state_dict keeps the given tensors where no cast or move is needed: the
+    # loaded optimizer and the one whose state_dict() it read update the same moments and
+    # count the same "step" tensor, each step of either advancing both.
+    make, settings = OPTIMIZERS[name]
+    rng = np.random.default_rng(0)
+    values = [rng.standard_normal(4).astype(np.float32) for _ in range(2)]
+    grads = [[rng.standard_normal(4).astype(np.float32) for _ in range(2)] for _ in range(5)]
+    params = parameters(values)
+    optimizer = make(params, **settings)
+    run_steps(optimizer, params, grads[:2])
+    state = optimizer.state_dict()
+    resumed_params = parameters([p.numpy().copy() for p in params])
+    resumed = make(resumed_params, **settings)
+    resumed.load_state_dict(state)
+    run_steps(optimizer, params, grads[2:])
+    run_steps(resumed, resumed_params, grads[2:])
+    want_resumed, want = SHARED_STATE_TORCH[name]
+    np.testing.assert_allclose(resumed_params[0].numpy(), want_resumed, atol=1e-5)
+    np.testing.assert_allclose(params[0].numpy(), want, atol=1e-5)
+    if name == "AdamW":
+        assert resumed.state_dict()["state"][0]["step"].item() == 8  # 2, then 3 of each
+    float64 = make(parameters([v.astype(np.float64) for v in values]), **settings)
+    float64.load_state_dict(state)  # cast: a copy of its own, which the others' steps leave
+    before = float64.state_dict()["state"][0]
+    before = {k: v.clone() for k, v in before.items()}
+    run_steps(optimizer, params, grads[:1])
+    assert all(np.array_equal(v.numpy(), float64.state_dict()["state"][0][k].numpy()) or k == "step"
+               for k, v in before.items())
+
+
 @pytest.mark.parametrize("dtype", [mf.float32, mf.int64, mf.float64])
 def test_adam_takes_its_step_saved_in_any_dtype(dtype):
     # torch saves Adam's per-parameter "step" as a float32 tensor (meshflow as int64): a torch
@@ -239,7 +279,7 @@ def test_adam_takes_its_step_saved_in_any_dtype(dtype):
     params = parameters(values)
     optimizer = mf.optim.AdamW(params, lr=0.05)
     run_steps(optimizer, params, grads[:2])
-    state = optimizer.state_dict()
+    state = copy.deepcopy(optimizer.state_dict())  # a snapshot: the live dict's tensors would be shared
     for entries in state["state"].values():
         entries["step"] = entries["step"].to(dtype)
     resumed_params = parameters([p.numpy().copy() for p in params])

@@ -121,7 +121,7 @@ def test_amsgrad_and_maximize_per_group_follow_torchs_formulas(name):
     copies = [mf.tensor(p.numpy(), requires_grad=True) for p in params]
     resumed = getattr(mf.optim, name)([dict(g, params=[p]) for g, p in zip(groups, copies)], lr=0.05,
                                       weight_decay=0.1, betas=(0.8, 0.9))
-    resumed.load_state_dict(optimizer.state_dict())
+    resumed.load_state_dict(copy.deepcopy(optimizer.state_dict()))  # live tensors would be shared, as torch's
     for a, b in zip(run(optimizer, params, steps=2), run(resumed, copies, steps=2)):
         np.testing.assert_array_equal(a, b)
 
@@ -246,7 +246,7 @@ def test_state_dict_has_torchs_structure_and_resumes():
     # A fresh optimizer (other lrs) loads the options and state, then steps as the first one.
     copies = [mf.tensor(p.numpy(), requires_grad=True) for p in params]
     resumed = mf.optim.Adam([{"params": copies[:2]}, {"params": copies[2:]}], lr=0.5)
-    resumed.load_state_dict(optimizer.state_dict())
+    resumed.load_state_dict(copy.deepcopy(optimizer.state_dict()))  # live tensors would be shared, as torch's
     assert resumed.param_groups[1]["lr"] == 0.01 and resumed.param_groups[0]["lr"] == 0.1
     assert [list(g) for g in snapshot["param_groups"]] == [list(g) for g in optimizer.state_dict()["param_groups"]]
     for a, b in zip(run(optimizer, params, steps=2), run(resumed, copies, steps=2)):

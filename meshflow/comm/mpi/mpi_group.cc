@@ -95,23 +95,29 @@ long max_pause_ns() {
   return ns;
 }
 
-// Waits for `requests` the way a thread that shares its cores should: MPI_Testall in a
-// loop, hot for a short while (most collectives complete fast), then sleeping between
-// tests with a growing pause (up to max_pause_ns). A blocking MPI call would poll the whole
-// time, taking a core from the compute stream's kernels while it waits on a slow peer or link.
-void wait_politely(std::vector<MPI_Request>& requests, const char* what) {
+// Tests `done` until it holds the way a thread that shares its cores should: in a loop, hot
+// for a short while (most collectives complete fast), then sleeping between tests with a
+// growing pause (up to max_pause_ns). A blocking MPI call would poll the whole time, taking a
+// core from the compute stream's kernels while it waits on a slow peer or link.
+template <typename Done>
+void poll_politely(const Done& done) {
   constexpr int kHotTests = 200;
   const long max_pause = max_pause_ns();
   long pause_ns = 1'000;
-  for (int tests = 0;; ++tests) {
-    int done = 0;
-    check_mpi(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), what);
-    if (done) return;
+  for (int tests = 0; !done(); ++tests) {
     if (tests < kHotTests) continue;
     timespec pause{0, pause_ns};
     nanosleep(&pause, nullptr);
     pause_ns = std::min(pause_ns * 2, max_pause);
   }
+}
+
+void wait_politely(std::vector<MPI_Request>& requests, const char* what) {
+  poll_politely([&] {
+    int done = 0;
+    check_mpi(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), what);
+    return done != 0;
+  });
 }
 
 void wait_politely(MPI_Request request, const char* what) {
@@ -411,6 +417,37 @@ void MpiGroup::do_exchange(const std::vector<Message>& sends, const std::vector<
     check_mpi(MPI_Isend(m.data, to_int(m.count), mpi_type(dtype), m.peer, kTag, comm_, &requests[i++]), "MPI_Isend");
   }
   wait_politely(requests, "MPI_Isend/MPI_Irecv");
+}
+
+namespace {
+// Apart from all_to_all's 3, group creation's 7 and exchange's lanes (11 + lane).
+constexpr int kNoticeTag = 9;
+}  // namespace
+
+void MpiGroup::notify(int peer) {
+  static const int kNotice = 1;  // static: the send completes on its own, after this returns
+  MPI_Request r;
+  check_mpi(MPI_Isend(&kNotice, 1, MPI_INT, peer, kNoticeTag, comm_, &r), "MPI_Isend");
+  check_mpi(MPI_Request_free(&r), "MPI_Request_free");
+}
+
+int MpiGroup::take_notice(const std::vector<int>& peers) {
+  // Probed member by member: MPI_ANY_SOURCE would take notices of ranks outside `peers`.
+  int sender = -1;
+  poll_politely([&] {
+    for (int peer : peers) {
+      int arrived = 0;
+      check_mpi(MPI_Iprobe(peer, kNoticeTag, comm_, &arrived, MPI_STATUS_IGNORE), "MPI_Iprobe");
+      if (arrived) {
+        sender = peer;
+        return true;
+      }
+    }
+    return false;
+  });
+  int notice = 0;
+  check_mpi(MPI_Recv(&notice, 1, MPI_INT, sender, kNoticeTag, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+  return sender;
 }
 
 void MpiGroup::do_gather_bytes(const void* send, void* recv, int64_t bytes) {

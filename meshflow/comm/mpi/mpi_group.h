@@ -27,6 +27,8 @@ class MpiGroup final : public Group {
   // Collective over the members of `world_ranks` only (MPI_Comm_create_group on `world`'s
   // communicator, whose ranks are the world ranks).
   static std::unique_ptr<MpiGroup> create(const MpiGroup& world, const std::vector<int>& world_ranks);
+  void notify(int peer) override;
+  int take_notice(const std::vector<int>& peers) override;
 
  protected:
   void do_all_reduce(const void* send, void* recv, int64_t count, DType dtype, ReduceOp op) override;

@@ -580,15 +580,14 @@ def _peer(rank, group, call):  # noqa: A002
 
 def _source(src, group, group_src, call):  # noqa: A002
     """irecv's peer: src (a world rank) or group_src (a rank of `group`); neither (torch's
-    receive from any source) is the one other member of `group` (the world by default), the
-    only rank that can send here; among more, which one sends is not known before it does."""
+    receive from any source) is the other members of `group` (the world by default): the one
+    that sends first (global/point_to_point.h), or the one other member of a group of two."""
     if src is not None or group_src is not None:
         return _peer(src if group_src is None else group_src, group if group_src is not None else None, call)
     others = [r for r in _group(group, call).ranks if r != _env.get_rank()]
-    if len(others) != 1:
-        raise ValueError(f"{call}: src=None (any source) among {len(others)} other ranks is not supported; expected "
-                         f"src (or group_src) naming the sender, or a group of two")
-    return others[0]
+    if not others:
+        raise ValueError(f"{call}: src=None (any source) in a group of this rank alone; expected another rank")
+    return others[0] if len(others) == 1 else others
 
 
 # isend / irecv calls not issued yet: they go as one batch (global/point_to_point.h) at the
@@ -606,15 +605,18 @@ def _flush_transfers():
     from .._tensor import Tensor
     batch = list(_pending)
     _pending.clear()
-    sends = [work for work in batch if work.source is None]
-    receives = [work for work in batch if work.source is not None]
+    sends = [work for work in batch if not work._receives]
+    receives = [work for work in batch if work._receives]
+    peers = [w._peer if isinstance(w._peer, list) else [w._peer] for w in receives]
     out = _C.transfer_batch([w._value._impl for w in sends], [w._peer for w in sends],
-                            [(list(w._value.shape), getattr(_C.DType, w._value.dtype.name), w._peer) for w in receives])
+                            [(list(w._value.shape), getattr(_C.DType, w._value.dtype.name), p)
+                             for w, p in zip(receives, peers)])
     token = Tensor(out[0])
     for work in sends:
         work._issued(token)
-    for work, received in zip(receives, out[1:]):
-        work._issued(token)
+    senders = iter(out[1 + len(receives):])  # of the receives from any of several
+    for work, received, p in zip(receives, out[1:], peers):
+        work._issued(token, Tensor(next(senders)) if len(p) > 1 else None)
         _write(work._value, Tensor(received).to(work._value.device))
 
 
@@ -623,18 +625,18 @@ def isend(tensor, dst=None, group=None, tag=0, group_dst=None):  # noqa: A002
     ranks alone. Returns a work object; the value sent is the tensor's at this call."""
     _require_initialized("isend")
     peer = _peer(dst if group_dst is None else group_dst, group if group_dst is not None else None, "isend")
-    work = _P2PWork(_local(tensor, "isend").clone(), peer, None)
+    work = _P2PWork(_local(tensor, "isend").clone(), peer, receives=False)
     _pending.append(work)
     return work
 
 
 def irecv(tensor, src=None, group=None, tag=0, group_src=None):  # noqa: A002
     """Receives into `tensor` what rank src sends it (the same shape and dtype), once the
-    returned work is waited for (or the next send, recv or collective); src=None, in a group
-    of two, from the other rank."""
+    returned work is waited for (or the next send, recv or collective); src=None, from the
+    rank of the group that sends first (work.source, torch's _source_rank(), says which)."""
     _require_initialized("irecv")
     peer = _source(src, group, group_src, "irecv")
-    work = _P2PWork(_local(tensor, "irecv"), peer, peer)
+    work = _P2PWork(_local(tensor, "irecv"), peer, receives=True)
     _pending.append(work)
     return work
 
@@ -669,7 +671,7 @@ def recv_object_list(object_list, src=None, group=None, device=None, group_src=N
     sender = recv(sizes, src, group, group_src=group_src)
     sizes = sizes.tolist()
     data = zeros(sum(sizes), dtype=uint8)
-    recv(data, src, group, group_src=group_src)
+    recv(data, sender)  # the bytes of the same sender (src=None: whichever sent the sizes)
     raw, offset = data._numpy().tobytes(), 0
     for i, n in enumerate(sizes):
         object_list[i] = _pickle.loads(raw[offset:offset + n])
@@ -702,20 +704,34 @@ def batch_isend_irecv(p2p_op_list):
 
 class _P2PWork(_Work):
     """isend's and irecv's work: waiting issues its batch (if not yet) and reads the transfer's
-    outcome (its error, if any)."""
+    outcome (its error, if any). `peer`: a world rank, or (a receive from any source) the
+    ranks that may send."""
 
-    def __init__(self, value, peer, source):
+    def __init__(self, value, peer, receives):
         super().__init__([value])
-        self._value, self._peer, self.source, self._token = value, peer, source, None
+        self._value, self._peer, self._receives, self._token, self._sender = value, peer, receives, None, None
 
-    def _issued(self, token):
-        self._token = token
+    def _issued(self, token, sender=None):
+        self._token, self._sender = token, sender
 
     def wait(self, timeout=None):
         if self._token is None:
             _flush_transfers()
         self._token._numpy()
         return True
+
+    @property
+    def source(self):
+        """The sender's world rank (a receive's; None for a send), once waited for."""
+        if not self._receives:
+            return None
+        if self._sender is None:
+            return self._peer
+        self.wait()
+        return int(self._sender.item())
+
+    def _source_rank(self):
+        return self.source
 
 
 @_collective

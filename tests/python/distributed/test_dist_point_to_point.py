@@ -154,10 +154,9 @@ def test_a_pipeline_over_every_rank_forward_then_backward(pg):
 
 
 @pytest.mark.skipif(WORLD < 2, reason="a pair of ranks")
-def test_recv_without_src_takes_the_one_other_rank_of_a_pair_and_refuses_among_more(pg):
+def test_recv_without_src_in_a_pair_takes_the_other_rank(pg):
     """torch's recv from any source: in a group of two only the other member can send, so
-    recv returns it (torch's return value); among more ranks it raises on the receiver at the
-    call, naming why, before anything is sent."""
+    recv returns it (torch's return value)."""
     pair = dist.new_group([0, 1])
     if RANK in (0, 1):
         into = mf.zeros(2, 3)
@@ -166,7 +165,72 @@ def test_recv_without_src_takes_the_one_other_rank_of_a_pair_and_refuses_among_m
             assert into.tolist() == value(1, 0).tolist()
         else:
             dist.send(value(1, 0), dst=0, group=pair)
-    if WORLD > 2:
-        with pytest.raises(ValueError, match="any source"):
-            dist.irecv(mf.zeros(1))
+    dist.barrier()
+
+
+@pytest.mark.skipif(WORLD < 3, reason="several ranks that may send")
+def test_recv_without_src_among_several_takes_each_sender_once_in_its_order(pg):
+    """A parameter server: rank 0 receives from any worker, each worker sending twice (its
+    two messages arrive in its order); recv returns the sender, and a received message is its."""
+    if RANK == 0:
+        got = {}
+        for _ in range(2 * (WORLD - 1)):
+            into = mf.zeros(2, 3)
+            sender = dist.recv(into)
+            k = len(got.setdefault(sender, []))
+            got[sender].append(into.tolist() == value(sender, k).tolist())
+        assert got == {r: [True, True] for r in range(1, WORLD)}
+    else:
+        dist.send(value(RANK, 0), dst=0)
+        dist.send(value(RANK, 1), dst=0)
+    dist.barrier()
+
+
+@pytest.mark.skipif(WORLD < 3, reason="several ranks that may send")
+def test_irecv_without_src_after_a_send_to_a_worker_and_named_receives_beside_it(pg):
+    """A task farm: rank 0 irecvs from any source, then sends each worker its task (one batch
+    with the receive), and the reply of whichever worker answers first lands in it (its
+    work's source names it); the other replies come by name. recv_object_list from any source
+    takes both of its messages from the one sender."""
+    if RANK == 0:
+        first = mf.zeros(2, 3)
+        work = dist.irecv(first)
+        for r in range(1, WORLD):
+            dist.send(value(0, r), dst=r)
+        work.wait()
+        sender = work.source
+        assert sender in range(1, WORLD) and first.tolist() == (value(0, sender) + 1).tolist()
+        for r in range(1, WORLD):
+            if r != sender:
+                into = mf.zeros(2, 3)
+                assert dist.recv(into, src=r) == r and into.tolist() == (value(0, r) + 1).tolist()
+        objects = [None]
+        senders = {dist.recv_object_list(objects) for _ in range(1, WORLD)}
+        assert senders == set(range(1, WORLD)) and objects[0]["rank"] in senders
+    else:
+        task = mf.zeros(2, 3)
+        dist.recv(task, src=0)
+        dist.send(task + 1, dst=0)
+        dist.send_object_list([{"rank": RANK, "pad": "x" * RANK * 100}], dst=0)
+    dist.barrier()
+
+
+@pytest.mark.skipif(WORLD < 4, reason="a group of three in a larger world")
+def test_irecv_without_src_in_a_group_takes_only_its_members(pg):
+    """Rank 0 receives from any member of [0, 2, 3] while rank 1's message (sent at once)
+    waits for the named receive after them."""
+    group = dist.new_group([0, 2, 3])
+    if RANK == 1:
+        dist.send(value(1, 0), dst=0)
+    elif RANK == 0:
+        senders = []
+        for _ in range(2):
+            into = mf.zeros(2, 3)
+            senders.append(dist.recv(into, group=group))
+            assert into.tolist() == value(senders[-1], 0).tolist()
+        assert sorted(senders) == [2, 3]
+        into = mf.zeros(2, 3)
+        assert dist.recv(into, src=1) == 1 and into.tolist() == value(1, 0).tolist()
+    elif RANK in (2, 3):
+        dist.send(value(RANK, 0), dst=0, group=group)
     dist.barrier()

@@ -10,6 +10,7 @@ errors users hit, which raise on every rank at once with torch's class, and a DD
 never went backward beside a rank-0-only backward of another model. Each runs on one device and on every rank
 of the job and the two are compared: distributed equals one device. Every test runs under a
 time limit that ends the job rather than let a rank wait."""
+import copy
 import faulthandler
 import os
 
@@ -183,7 +184,7 @@ def test_a_graph_with_enable_zero_and_micro_batches_whose_optimizer_state_dict_r
     step = ZeroStep(model, opt, stage=2, micro=2)
     for x, y in batches[:2]:
         step(split_rows(x), split_rows(y))
-    sd = opt.state_dict()
+    sd = copy.deepcopy(opt.state_dict())  # the live dict's tensors would be shared by both, as torch's
     assert len(sd["state"]) == len(list(model.parameters()))
     assert all(int(np.asarray(s["step"])) == 2 for s in sd["state"].values())
     again = Mlp().to_global(everyone(), B)

@@ -35,7 +35,7 @@ with open(os.path.join(HERE, "expected.json")) as f:
 # What stays different (docs/porting.md): torch's optimizer.load_state_dict takes the loaded
 # dict's own tensors, so the checkpoint's "step" read after more training counts those steps
 # too; meshflow's copies them.
-KNOWN_DIFFERENT = {"b15_ckpt_rank0_barrier_resume": {"step"}}
+KNOWN_DIFFERENT = {}
 PROGRAMS = sorted(name[:-3] for name in os.listdir(HERE) if name[0] in "bc" and name.endswith(".py"))
 
 

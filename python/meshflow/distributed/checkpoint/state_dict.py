@@ -131,16 +131,22 @@ def set_model_state_dict(model, model_state_dict, *, options=None):
     return model.load_state_dict(state, strict=_options(options).strict)
 
 
+def _indexed_optimizer_state(model, opt, optim_state_dict):
+    """opt's own parameters' part of an FQN-keyed optimizer state, keyed by index (as
+    opt.load_state_dict takes it)."""
+    names = _param_fqns(model)
+    params = [names[id(p)] for g in opt.param_groups for p in g["params"]]
+    index = {name: i for i, name in enumerate(params)}
+    groups = [{**g, "params": [index[n] for n in g["params"]]} for g in optim_state_dict["param_groups"]
+              if g["params"] and g["params"][0] in index]
+    state = {index[n]: entries for n, entries in optim_state_dict["state"].items() if n in index}
+    return {"state": state, "param_groups": groups}
+
+
 def set_optimizer_state_dict(model, optimizers, optim_state_dict, *, options=None):
     """Each optimizer's load_state_dict of its own parameters' part of an FQN-keyed state."""
-    names = _param_fqns(model)
     for opt in _optimizers(optimizers):
-        params = [names[id(p)] for g in opt.param_groups for p in g["params"]]
-        index = {name: i for i, name in enumerate(params)}
-        groups = [{**g, "params": [index[n] for n in g["params"]]} for g in optim_state_dict["param_groups"]
-                  if g["params"] and g["params"][0] in index]
-        state = {index[n]: entries for n, entries in optim_state_dict["state"].items() if n in index}
-        opt.load_state_dict({"state": state, "param_groups": groups})
+        opt.load_state_dict(_indexed_optimizer_state(model, opt, optim_state_dict))
 
 
 def set_state_dict(model, optimizers, *, model_state_dict, optim_state_dict, options=None):

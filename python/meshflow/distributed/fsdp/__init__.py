@@ -49,9 +49,11 @@ class FSDPModule:
         return out
 
     def set_requires_gradient_sync(self, requires_gradient_sync, *, recurse=True):
-        if not requires_gradient_sync:
-            raise NotImplementedError("fully_shard: gradients are reduced by boxing in backward; skipping the "
-                                      "reduction (gradient accumulation without sync) is not supported")
+        """Accepted either way: gradients are reduced by boxing in every backward, and the
+        average over ranks is linear, so the gradient a synced backward leaves after unsynced
+        ones (accumulation) is torch's; only what a program reads between them differs (the
+        ranks' average so far, where torch's holds this rank's own sum)."""
+        object.__setattr__(self, "_requires_gradient_sync", bool(requires_gradient_sync))
 
 
 def fully_shard(module, *, mesh=None, reshard_after_forward=True, shard_placement_fn=None, mp_policy=None,
@@ -136,6 +138,21 @@ class LocalStateDictConfig(StateDictConfig):
     pass
 
 
+@dataclasses.dataclass
+class OptimStateDictConfig:
+    offload_to_cpu: bool = True
+
+
+@dataclasses.dataclass
+class FullOptimStateDictConfig(OptimStateDictConfig):
+    rank0_only: bool = False
+
+
+@dataclasses.dataclass
+class ShardedOptimStateDictConfig(OptimStateDictConfig):
+    _use_dtensor: bool = False
+
+
 _DEFAULT_CONFIG = {StateDictType.FULL_STATE_DICT: FullStateDictConfig, StateDictType.SHARDED_STATE_DICT:
                    ShardedStateDictConfig, StateDictType.LOCAL_STATE_DICT: LocalStateDictConfig}
 
@@ -158,17 +175,50 @@ class FullyShardedDataParallel:
         before = module.__dict__.get("_fsdp_state_dict", (StateDictType.SHARDED_STATE_DICT, None))
         object.__setattr__(module, "_fsdp_state_dict",
                            (state_dict_type, state_dict_config or _DEFAULT_CONFIG[state_dict_type]()))
+        object.__setattr__(module, "_fsdp_optim_config", optim_state_dict_config)
         return before
 
     @staticmethod
     @contextlib.contextmanager
     def state_dict_type(module, state_dict_type, state_dict_config=None, optim_state_dict_config=None):
-        before = FullyShardedDataParallel.set_state_dict_type(module, state_dict_type, state_dict_config)
+        optim_before = module.__dict__.get("_fsdp_optim_config")
+        before = FullyShardedDataParallel.set_state_dict_type(module, state_dict_type, state_dict_config,
+                                                              optim_state_dict_config)
         try:
             yield
         finally:
             object.__setattr__(module, "_fsdp_state_dict", before)
+            object.__setattr__(module, "_fsdp_optim_config", optim_before)
+
+    @staticmethod
+    def _optim_options(model):
+        from ..checkpoint.state_dict import StateDictOptions
+        kind, _ = model.__dict__.get("_fsdp_state_dict", (StateDictType.SHARDED_STATE_DICT, None))
+        config = model.__dict__.get("_fsdp_optim_config")
+        full = kind is StateDictType.FULL_STATE_DICT
+        # torch's full optimizer state is on rank 0 alone with rank0_only (the default config's)
+        rank0_only = full and getattr(config if config is not None else FullOptimStateDictConfig(rank0_only=True),
+                                      "rank0_only", False)
+        return StateDictOptions(full_state_dict=full, cpu_offload=rank0_only)
+
+    @staticmethod
+    def optim_state_dict(model, optim, optim_state_dict=None, group=None):
+        """The optimizer's state keyed by parameter FQN, whole tensors under FULL_STATE_DICT
+        (on rank 0 alone with rank0_only), as torch's."""
+        from ..checkpoint.state_dict import get_optimizer_state_dict
+        return get_optimizer_state_dict(model, optim, options=FullyShardedDataParallel._optim_options(model))
+
+    @staticmethod
+    def optim_state_dict_to_load(model, optim, optim_state_dict, is_named_optimizer=False, load_directly=False,
+                                 group=None):
+        """An FQN-keyed optimizer state (optim_state_dict's) as optim.load_state_dict takes it."""
+        from ..checkpoint.state_dict import _indexed_optimizer_state
+        loadable = _indexed_optimizer_state(model, optim, optim_state_dict)
+        if load_directly:
+            optim.load_state_dict(loadable)
+        return loadable
 
 
-__all__ = ["FSDPModule", "FullStateDictConfig", "FullyShardedDataParallel", "LocalStateDictConfig",
-           "ShardedStateDictConfig", "StateDictConfig", "StateDictType", "fully_shard"]
+__all__ = ["FSDPModule", "FullOptimStateDictConfig", "FullStateDictConfig", "FullyShardedDataParallel",
+           "LocalStateDictConfig", "OptimStateDictConfig", "ShardedOptimStateDictConfig", "ShardedStateDictConfig",
+           "StateDictConfig", "StateDictType", "fully_shard"]
