@@ -1,6 +1,8 @@
 // Copyright 2026 The meshflow Authors.
 // Elementwise ops, with PyTorch's names and semantics and NumPy broadcasting:
-//   binary, one dtype:  add sub mul div floor_divide maximum minimum pow
+//   binary, one dtype:  add sub mul div floor_divide maximum minimum pow; add and sub take
+//                       attribute "alpha" (x + alpha y, x - alpha y: one fused multiply-add
+//                       per element, torch's rounding)
 //   comparisons:        eq ne lt le gt ge: two inputs of one dtype (bool too), a bool result
 //   logical:            logical_and logical_or logical_xor logical_not: inputs of any one
 //                       dtype, nonzero meaning true; a bool result
@@ -116,6 +118,20 @@ RulesOf order_for_floats_only(RulesOf rules) {
   return [rules](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     Rules all = rules(in, attrs);
     if (std::all_of(in.begin(), in.end(), [](const TensorMeta& m) { return is_floating(m.dtype); })) return all;
+    Rules sums;
+    for (const PartialRule& r : all) {
+      if (r.in == ReduceOp::kSum && r.out == ReduceOp::kSum) sums.push_back(r);
+    }
+    return sums;
+  };
+}
+
+// `rules` without those of max and min where attribute "alpha" is given (add's and sub's):
+// its sign would decide which way the second input's order goes; sums stay linear.
+RulesOf sums_only_under_alpha(RulesOf rules) {
+  return [rules](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    Rules all = rules(in, attrs);
+    if (!attrs.has("alpha")) return all;
     Rules sums;
     for (const PartialRule& r : all) {
       if (r.in == ReduceOp::kSum && r.out == ReduceOp::kSum) sums.push_back(r);
@@ -360,6 +376,32 @@ void power_loop(const T* x, T* out, int64_t n, T s) {
   kernel::with_scalar_power(s, [&](auto power) {
     map(x, out, n, [s](T v) { return kernel::scalar_power<decltype(power)::value>(v, s); });
   });
+}
+
+// add's and sub's attribute "alpha" (a number; absent, 1): x + alpha y (sign 1) or x - alpha
+// y (sign -1), each element one fused multiply-add in x's dtype (scalar::AddScaled), as
+// torch's add(x, y, alpha=) is; complex values as x + (sign alpha) y. Without it, `op`'s own kernel.
+OpDef with_alpha(OpDef op, double sign) {
+  op.kernel = [run = op.kernel, sign](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    if (!ctx.attrs.has("alpha")) return run(in, ctx);
+    const double alpha = sign * ctx.attrs.get_float("alpha");
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    auto over = [&](auto v, auto f) {
+      using T = decltype(v);
+      kernel::broadcast_binary(in[0].data_as<T>(), in[0].shape(), in[1].data_as<T>(), in[1].shape(),
+                               out.data_as<T>(), out.shape(), f);
+    };
+    if (is_complex(in[0].dtype())) {
+      visit_complex(in[0].dtype(), [&](auto v) {
+        using C = decltype(v);
+        over(v, [a = C(static_cast<typename C::value_type>(alpha))](C x, C y) { return x + a * y; });
+      });
+    } else {
+      visit_numbers(in[0].dtype(), [&](auto v) { over(v, scalar::AddScaled{alpha}); });
+    }
+    return std::vector<Tensor>{out};
+  };
+  return op;
 }
 
 // Complex inputs (ops/op.h, OpDef::complex): `op`, an op of one dtype, computing them by
@@ -1112,6 +1154,18 @@ GradFn binary_grad(GradTerm da, GradTerm db) {
   };
 }
 
+// add's and sub's (sign -1): dy for a, sign alpha dy for b (torch's dy * alpha and -dy *
+// alpha), alpha being attribute "alpha" or 1.
+GradFn scaled_sum_grad(double sign) {
+  return [sign](const GradContext& g) {
+    const double scale = sign * (g.attrs.has("alpha") ? g.attrs.get_float("alpha") : 1);
+    const Var &a = g.inputs[0], &b = g.inputs[1], &y = g.outputs[0], &dy = g.grad_outputs[0];
+    const Var db = scale == 1 ? dy : scale == -1 ? fn::neg(dy) : fn::mul_scalar(dy, scale);
+    return std::vector<Var>{g.needs_grad[0] ? sum_to_input(dy, y.shape(), a.shape()) : Var(),
+                            g.needs_grad[1] ? sum_to_input(db, y.shape(), b.shape()) : Var()};
+  };
+}
+
 Var zeros_where(const Var& cond, const Var& x) { return fn::where(cond, fn::zeros_like(x), x); }
 
 // conj(x) for a complex x (torch's gradients of complex products take it: dy conj(b)); x itself otherwise.
@@ -1424,18 +1478,24 @@ void register_math_ops(OpRegistry& r) {
 void register_arithmetic_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   using V = const Var&;
-  const GradTerm dy_itself = [](V, V, V, V dy) { return dy; };
   // add and sub pass a sum's gradient on unexpanded (a bias's is then one value times the count).
-  r.add(taking_broadcast_grads(
-      with_grad(complex_binary(binary("add", order_for_floats_only(always(linear({0, 1}) + increasing(0) + increasing(1))),
-                                      scalar::Add{}),
-                               std::plus<>()),
-                binary_grad(dy_itself, dy_itself), kReadsNothing)));
-  r.add(taking_broadcast_grads(
-      with_grad(complex_binary(binary("sub", order_for_floats_only(always(linear({0, 1}) + increasing(0) + decreasing(1))),
-                                      scalar::Sub{}),
-                               std::minus<>()),
-                binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); }), kReadsNothing)));
+  // Each takes attribute "alpha" (with_alpha).
+  r.add(taking_broadcast_grads(with_grad(
+      with_alpha(complex_binary(binary("add",
+                                       sums_only_under_alpha(order_for_floats_only(
+                                           always(linear({0, 1}) + increasing(0) + increasing(1)))),
+                                       scalar::Add{}),
+                                std::plus<>()),
+                 1),
+      scaled_sum_grad(1), kReadsNothing)));
+  r.add(taking_broadcast_grads(with_grad(
+      with_alpha(complex_binary(binary("sub",
+                                       sums_only_under_alpha(order_for_floats_only(
+                                           always(linear({0, 1}) + increasing(0) + decreasing(1)))),
+                                       scalar::Sub{}),
+                                std::minus<>()),
+                 -1),
+      scaled_sum_grad(-1), kReadsNothing)));
   r.add(with_grad(complex_binary(binary("mul", always(linear({0}) + linear({1})), scalar::Mul{}), std::multiplies<>()),
                   binary_grad([](V, V b, V, V dy) { return fn::mul(dy, conj(b)); },
                               [](V a, V, V, V dy) { return fn::mul(dy, conj(a)); })));

@@ -24,6 +24,7 @@
 
 #include "meshflow/core/host_device.h"
 #include "meshflow/ops/attrs.h"
+#include "meshflow/ops/fused_multiply_add.h"
 
 namespace mf::optim {
 
@@ -52,20 +53,7 @@ MF_ROUNDED(mul, *, __fmul_rn, __dmul_rn)
 MF_ROUNDED(div, /, __fdiv_rn, __ddiv_rn)
 #undef MF_ROUNDED
 
-// a * b + c rounded once (torch's Vectorized fmadd): std::fma is one instruction where the
-// build's x86-64 level has FMA (core/loops.h's clones), a libm call in the baseline's.
-template <typename T>
-MF_HOST_DEVICE T fmadd(T a, T b, T c) {
-#ifdef __CUDA_ARCH__
-  if constexpr (std::is_same_v<T, float>) {
-    return __fmaf_rn(a, b, c);
-  } else {
-    return __fma_rn(a, b, c);
-  }
-#else
-  return std::fma(a, b, c);
-#endif
-}
+using scalar::fmadd;  // a * b + c rounded once
 
 template <typename T>
 MF_HOST_DEVICE T root(T a) {
@@ -349,19 +337,19 @@ struct Updated {
 inline bool option_flag(const Attrs& attrs, const char* key) { return attrs.get_float(key) != 0; }
 
 // The gradient an update steps along: negated under maximize (a factor of -1 or 1: exact),
-// with weight_decay * param added (torch's L2 term) where `l2`.
+// with weight_decay * param added (torch's L2 term) where `l2` (a float, 1 or 0: a select on
+// it vectorizes, where one on a bool made the CPU's loop branch and run scalar, 2.5x slower).
 template <typename T>
 struct GradTerm {
-  T sign, weight_decay;
-  bool l2;
+  T sign, weight_decay, l2;
 
   static GradTerm make(const Attrs& attrs, bool l2) {
     return {static_cast<T>(option_flag(attrs, "maximize") ? -1 : 1), static_cast<T>(attrs.get_float("weight_decay")),
-            l2 && attrs.get_float("weight_decay") != 0};
+            static_cast<T>(l2 && attrs.get_float("weight_decay") != 0 ? 1 : 0)};
   }
   MF_HOST_DEVICE T of(T param, T grad) const {
     const T g = mul(sign, grad), decayed = fmadd(param, weight_decay, g);
-    return l2 ? decayed : g;
+    return l2 > 0 ? decayed : g;
   }
 };
 

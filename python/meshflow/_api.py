@@ -440,7 +440,7 @@ def addcdiv(input, tensor1, tensor2, *, value=1):
                            "addcdiv will perform a true division of tensor1 and tensor2. Cast one of them "
                            "to a floating point dtype first")
     t1, t2 = _pointwise_operands("addcdiv", input, tensor1, tensor2, value)
-    return input + _scaled(t1 / t2, value)
+    return input + _scaled(t1, value) / t2  # torch's order: (value * t1) / t2, then the sum
 
 
 def _pointwise_operands(op, input, tensor1, tensor2, value):
