@@ -9,6 +9,7 @@
 //   bitwise:            bitwise_and bitwise_or bitwise_xor bitwise_not: bool or integers;
 //                       bitwise_left_shift bitwise_right_shift: integers, torch's shifts
 //   predicates:         isnan isinf isfinite: any dtype, a bool result
+//   addcmul(x, t1, t2): x + value t1 t2 (attribute "value"), torch's rounding (below)
 //   where(cond, a, b):  cond of any dtype, nonzero meaning true; a and b of one dtype (bool too)
 //   unary:              neg abs relu trunc (every dtype); exp log sqrt rsqrt tanh sigmoid
 //                       (integers give float32, as torch does); gelu, exact erf form,
@@ -686,6 +687,37 @@ OpDef where() {
   return op;
 }
 
+// addcmul(x, t1, t2; attribute "value"): x + value t1 t2 as torch's CPU kernel rounds it
+// (scalar::AddcmulOf), the three of one dtype (floats or integers), broadcast. No partial
+// value passes through a product.
+OpDef addcmul() {
+  const std::string name = "addcmul";
+  OpDef op;
+  op.name = name;
+  op.elementwise = true;
+  op.small_ints = true;
+  op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, 3);
+    kernel::expect_same_dtype(name, in[0], in[1]);
+    kernel::expect_same_dtype(name, in[0], in[2]);
+    attrs.get_float("value");
+    const Shape factors = kernel::broadcast_shapes(name, in[1].shape, in[2].shape);
+    return std::vector<TensorMeta>{{kernel::broadcast_shapes(name, in[0].shape, factors), in[0].dtype}};
+  };
+  op.signatures = signatures_from(always({}));
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    const scalar::AddcmulOf f{ctx.attrs.get_float("value")};
+    visit_numbers(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      kernel::broadcast_ternary(in[0].data_as<T>(), in[0].shape(), in[1].data_as<T>(), in[1].shape(),
+                                in[2].data_as<T>(), in[2].shape(), out.data_as<T>(), out.shape(), f);
+    });
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
 // Only a true quotient is linear in the dividend.
 Rules division_rules(const std::vector<TensorMeta>& in, const Attrs&) {
   return !is_floating(in[0].dtype) ? Rules{} : linear({0});
@@ -1166,6 +1198,19 @@ GradFn scaled_sum_grad(double sign) {
   };
 }
 
+// torch's gradients of addcmul: dy for x, dy (t2 value) for t1, dy (t1 value) for t2, each
+// summed to its input's shape.
+GradFn addcmul_grad() {
+  return [](const GradContext& g) {
+    const double value = g.attrs.get_float("value");
+    const Var &x = g.inputs[0], &t1 = g.inputs[1], &t2 = g.inputs[2], &y = g.outputs[0], &dy = g.grad_outputs[0];
+    return std::vector<Var>{
+        g.needs_grad[0] ? sum_to_input(dy, y.shape(), x.shape()) : Var(),
+        g.needs_grad[1] ? sum_to_input(fn::mul(dy, fn::mul_scalar(t2, value)), y.shape(), t1.shape()) : Var(),
+        g.needs_grad[2] ? sum_to_input(fn::mul(dy, fn::mul_scalar(t1, value)), y.shape(), t2.shape()) : Var()};
+  };
+}
+
 Var zeros_where(const Var& cond, const Var& x) { return fn::where(cond, fn::zeros_like(x), x); }
 
 // conj(x) for a complex x (torch's gradients of complex products take it: dy conj(b)); x itself otherwise.
@@ -1517,6 +1562,7 @@ void register_arithmetic_ops(OpRegistry& r) {
                   select_grad("lt")));
   r.add(with_grad(complex_binary(binary("pow", always({}), scalar::Pow{}), [](auto a, auto b) { return std::pow(a, b); }),
                   binary_grad([](V a, V b, V, V dy) { return pow_base_grad(a, b, dy); }, pow_exponent_grad)));
+  r.add(with_grad(addcmul(), addcmul_grad()));
 }
 
 // Comparisons, logical and bitwise ops, predicates and where.

@@ -332,6 +332,21 @@ struct Select {
   }
 };
 
+// torch's addcmul, x + value t1 t2, as its CPU kernel rounds it: (value t1) t2 + x, the
+// last two one fused multiply-add, value in x's dtype; integers wrap.
+struct AddcmulOf {
+  double value;
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x, T t1, T t2) const {
+    const T v = static_cast<T>(value);
+    if constexpr (kIntegral<T>) {
+      return wrapping<Wrapping::kAdd>(x, wrapping<Wrapping::kMul>(wrapping<Wrapping::kMul>(v, t1), t2));
+    } else {
+      return fmadd(v * t1, t2, x);
+    }
+  }
+};
+
 // A functor whose operator() is one expression of x (MF_SCALAR1) or of x and y (MF_SCALAR2),
 // all of one type T, giving R.
 #define MF_SCALAR1(Type, R, ...)                    \
