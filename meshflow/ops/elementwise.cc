@@ -112,6 +112,15 @@ RulesOf on_bools(Rules rules) {
   };
 }
 
+// The rules of partial sums among `rules`.
+Rules sums_only(const Rules& rules) {
+  Rules sums;
+  for (const PartialRule& r : rules) {
+    if (r.in == ReduceOp::kSum && r.out == ReduceOp::kSum) sums.push_back(r);
+  }
+  return sums;
+}
+
 // `rules` without those of max and min where an input is an integer: adding, subtracting,
 // negating and scaling wrap at an integer's range (the largest int32 plus 1 is the lowest),
 // so they keep no order there; partial sums stay, as wrapping sums are still sums.
@@ -119,11 +128,7 @@ RulesOf order_for_floats_only(RulesOf rules) {
   return [rules](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     Rules all = rules(in, attrs);
     if (std::all_of(in.begin(), in.end(), [](const TensorMeta& m) { return is_floating(m.dtype); })) return all;
-    Rules sums;
-    for (const PartialRule& r : all) {
-      if (r.in == ReduceOp::kSum && r.out == ReduceOp::kSum) sums.push_back(r);
-    }
-    return sums;
+    return sums_only(all);
   };
 }
 
@@ -132,12 +137,7 @@ RulesOf order_for_floats_only(RulesOf rules) {
 RulesOf sums_only_under_alpha(RulesOf rules) {
   return [rules](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     Rules all = rules(in, attrs);
-    if (!attrs.has("alpha")) return all;
-    Rules sums;
-    for (const PartialRule& r : all) {
-      if (r.in == ReduceOp::kSum && r.out == ReduceOp::kSum) sums.push_back(r);
-    }
-    return sums;
+    return attrs.has("alpha") ? sums_only(all) : all;
   };
 }
 
