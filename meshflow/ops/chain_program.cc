@@ -138,6 +138,7 @@ std::optional<ChainInstruction> chain_instruction(const std::string& op, const A
   if (it == entries().end()) return std::nullopt;
   const Entry& e = it->second;
   if (static_cast<int>(in.size()) != e.arity) return std::nullopt;
+  if (attrs.has("alpha")) return std::nullopt;  // add's and sub's fused multiply-add: no instruction
   std::vector<DType> dtypes = in;
   dtypes.push_back(out);
   for (DType d : dtypes) {

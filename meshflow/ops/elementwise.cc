@@ -1,12 +1,15 @@
 // Copyright 2026 The meshflow Authors.
 // Elementwise ops, with PyTorch's names and semantics and NumPy broadcasting:
-//   binary, one dtype:  add sub mul div floor_divide maximum minimum pow
+//   binary, one dtype:  add sub mul div floor_divide maximum minimum pow; add and sub take
+//                       attribute "alpha" (x + alpha y, x - alpha y: one fused multiply-add
+//                       per element, torch's rounding)
 //   comparisons:        eq ne lt le gt ge: two inputs of one dtype (bool too), a bool result
 //   logical:            logical_and logical_or logical_xor logical_not: inputs of any one
 //                       dtype, nonzero meaning true; a bool result
 //   bitwise:            bitwise_and bitwise_or bitwise_xor bitwise_not: bool or integers;
 //                       bitwise_left_shift bitwise_right_shift: integers, torch's shifts
 //   predicates:         isnan isinf isfinite: any dtype, a bool result
+//   addcmul(x, t1, t2): x + value t1 t2 (attribute "value"), torch's rounding (below)
 //   where(cond, a, b):  cond of any dtype, nonzero meaning true; a and b of one dtype (bool too)
 //   unary:              neg abs relu trunc (every dtype); exp log sqrt rsqrt tanh sigmoid
 //                       (integers give float32, as torch does); gelu, exact erf form,
@@ -109,6 +112,15 @@ RulesOf on_bools(Rules rules) {
   };
 }
 
+// The rules of partial sums among `rules`.
+Rules sums_only(const Rules& rules) {
+  Rules sums;
+  for (const PartialRule& r : rules) {
+    if (r.in == ReduceOp::kSum && r.out == ReduceOp::kSum) sums.push_back(r);
+  }
+  return sums;
+}
+
 // `rules` without those of max and min where an input is an integer: adding, subtracting,
 // negating and scaling wrap at an integer's range (the largest int32 plus 1 is the lowest),
 // so they keep no order there; partial sums stay, as wrapping sums are still sums.
@@ -116,11 +128,16 @@ RulesOf order_for_floats_only(RulesOf rules) {
   return [rules](const std::vector<TensorMeta>& in, const Attrs& attrs) {
     Rules all = rules(in, attrs);
     if (std::all_of(in.begin(), in.end(), [](const TensorMeta& m) { return is_floating(m.dtype); })) return all;
-    Rules sums;
-    for (const PartialRule& r : all) {
-      if (r.in == ReduceOp::kSum && r.out == ReduceOp::kSum) sums.push_back(r);
-    }
-    return sums;
+    return sums_only(all);
+  };
+}
+
+// `rules` without those of max and min where attribute "alpha" is given (add's and sub's):
+// its sign would decide which way the second input's order goes; sums stay linear.
+RulesOf sums_only_under_alpha(RulesOf rules) {
+  return [rules](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    Rules all = rules(in, attrs);
+    return attrs.has("alpha") ? sums_only(all) : all;
   };
 }
 
@@ -360,6 +377,32 @@ void power_loop(const T* x, T* out, int64_t n, T s) {
   kernel::with_scalar_power(s, [&](auto power) {
     map(x, out, n, [s](T v) { return kernel::scalar_power<decltype(power)::value>(v, s); });
   });
+}
+
+// add's and sub's attribute "alpha" (a number; absent, 1): x + alpha y (sign 1) or x - alpha
+// y (sign -1), each element one fused multiply-add in x's dtype (scalar::AddScaled), as
+// torch's add(x, y, alpha=) is; complex values as x + (sign alpha) y. Without it, `op`'s own kernel.
+OpDef with_alpha(OpDef op, double sign) {
+  op.kernel = [run = op.kernel, sign](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    if (!ctx.attrs.has("alpha")) return run(in, ctx);
+    const double alpha = sign * ctx.attrs.get_float("alpha");
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    auto over = [&](auto v, auto f) {
+      using T = decltype(v);
+      kernel::broadcast_binary(in[0].data_as<T>(), in[0].shape(), in[1].data_as<T>(), in[1].shape(),
+                               out.data_as<T>(), out.shape(), f);
+    };
+    if (is_complex(in[0].dtype())) {
+      visit_complex(in[0].dtype(), [&](auto v) {
+        using C = decltype(v);
+        over(v, [a = C(static_cast<typename C::value_type>(alpha))](C x, C y) { return x + a * y; });
+      });
+    } else {
+      visit_numbers(in[0].dtype(), [&](auto v) { over(v, scalar::AddScaled{alpha}); });
+    }
+    return std::vector<Tensor>{out};
+  };
+  return op;
 }
 
 // Complex inputs (ops/op.h, OpDef::complex): `op`, an op of one dtype, computing them by
@@ -641,6 +684,37 @@ OpDef where() {
   };
   op.booleans = true;
   op.complex = true;  // it only moves values
+  return op;
+}
+
+// addcmul(x, t1, t2; attribute "value"): x + value t1 t2 as torch's CPU kernel rounds it
+// (scalar::AddcmulOf), the three of one dtype (floats or integers), broadcast. No partial
+// value passes through a product.
+OpDef addcmul() {
+  const std::string name = "addcmul";
+  OpDef op;
+  op.name = name;
+  op.elementwise = true;
+  op.small_ints = true;
+  op.infer = [name](const std::vector<TensorMeta>& in, const Attrs& attrs) {
+    kernel::expect_inputs(name, in, 3);
+    kernel::expect_same_dtype(name, in[0], in[1]);
+    kernel::expect_same_dtype(name, in[0], in[2]);
+    attrs.get_float("value");
+    const Shape factors = kernel::broadcast_shapes(name, in[1].shape, in[2].shape);
+    return std::vector<TensorMeta>{{kernel::broadcast_shapes(name, in[0].shape, factors), in[0].dtype}};
+  };
+  op.signatures = signatures_from(always({}));
+  op.kernel = [](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Tensor out = ctx.output(0, ctx.output_boxes[0].extent, ctx.outputs[0].dtype);
+    const scalar::AddcmulOf f{ctx.attrs.get_float("value")};
+    visit_numbers(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      kernel::broadcast_ternary(in[0].data_as<T>(), in[0].shape(), in[1].data_as<T>(), in[1].shape(),
+                                in[2].data_as<T>(), in[2].shape(), out.data_as<T>(), out.shape(), f);
+    });
+    return std::vector<Tensor>{out};
+  };
   return op;
 }
 
@@ -1112,6 +1186,31 @@ GradFn binary_grad(GradTerm da, GradTerm db) {
   };
 }
 
+// add's and sub's (sign -1): dy for a, sign alpha dy for b (torch's dy * alpha and -dy *
+// alpha), alpha being attribute "alpha" or 1.
+GradFn scaled_sum_grad(double sign) {
+  return [sign](const GradContext& g) {
+    const double scale = sign * (g.attrs.has("alpha") ? g.attrs.get_float("alpha") : 1);
+    const Var &a = g.inputs[0], &b = g.inputs[1], &y = g.outputs[0], &dy = g.grad_outputs[0];
+    const Var db = scale == 1 ? dy : scale == -1 ? fn::neg(dy) : fn::mul_scalar(dy, scale);
+    return std::vector<Var>{g.needs_grad[0] ? sum_to_input(dy, y.shape(), a.shape()) : Var(),
+                            g.needs_grad[1] ? sum_to_input(db, y.shape(), b.shape()) : Var()};
+  };
+}
+
+// torch's gradients of addcmul: dy for x, dy (t2 value) for t1, dy (t1 value) for t2, each
+// summed to its input's shape.
+GradFn addcmul_grad() {
+  return [](const GradContext& g) {
+    const double value = g.attrs.get_float("value");
+    const Var &x = g.inputs[0], &t1 = g.inputs[1], &t2 = g.inputs[2], &y = g.outputs[0], &dy = g.grad_outputs[0];
+    return std::vector<Var>{
+        g.needs_grad[0] ? sum_to_input(dy, y.shape(), x.shape()) : Var(),
+        g.needs_grad[1] ? sum_to_input(fn::mul(dy, fn::mul_scalar(t2, value)), y.shape(), t1.shape()) : Var(),
+        g.needs_grad[2] ? sum_to_input(fn::mul(dy, fn::mul_scalar(t1, value)), y.shape(), t2.shape()) : Var()};
+  };
+}
+
 Var zeros_where(const Var& cond, const Var& x) { return fn::where(cond, fn::zeros_like(x), x); }
 
 // conj(x) for a complex x (torch's gradients of complex products take it: dy conj(b)); x itself otherwise.
@@ -1424,18 +1523,24 @@ void register_math_ops(OpRegistry& r) {
 void register_arithmetic_ops(OpRegistry& r) {
   const Rules lattice_max{{kMax, {0, 1}, kMax}}, lattice_min{{kMin, {0, 1}, kMin}};
   using V = const Var&;
-  const GradTerm dy_itself = [](V, V, V, V dy) { return dy; };
   // add and sub pass a sum's gradient on unexpanded (a bias's is then one value times the count).
-  r.add(taking_broadcast_grads(
-      with_grad(complex_binary(binary("add", order_for_floats_only(always(linear({0, 1}) + increasing(0) + increasing(1))),
-                                      scalar::Add{}),
-                               std::plus<>()),
-                binary_grad(dy_itself, dy_itself), kReadsNothing)));
-  r.add(taking_broadcast_grads(
-      with_grad(complex_binary(binary("sub", order_for_floats_only(always(linear({0, 1}) + increasing(0) + decreasing(1))),
-                                      scalar::Sub{}),
-                               std::minus<>()),
-                binary_grad(dy_itself, [](V, V, V, V dy) { return fn::neg(dy); }), kReadsNothing)));
+  // Each takes attribute "alpha" (with_alpha).
+  r.add(taking_broadcast_grads(with_grad(
+      with_alpha(complex_binary(binary("add",
+                                       sums_only_under_alpha(order_for_floats_only(
+                                           always(linear({0, 1}) + increasing(0) + increasing(1)))),
+                                       scalar::Add{}),
+                                std::plus<>()),
+                 1),
+      scaled_sum_grad(1), kReadsNothing)));
+  r.add(taking_broadcast_grads(with_grad(
+      with_alpha(complex_binary(binary("sub",
+                                       sums_only_under_alpha(order_for_floats_only(
+                                           always(linear({0, 1}) + increasing(0) + decreasing(1)))),
+                                       scalar::Sub{}),
+                                std::minus<>()),
+                 -1),
+      scaled_sum_grad(-1), kReadsNothing)));
   r.add(with_grad(complex_binary(binary("mul", always(linear({0}) + linear({1})), scalar::Mul{}), std::multiplies<>()),
                   binary_grad([](V, V b, V, V dy) { return fn::mul(dy, conj(b)); },
                               [](V a, V, V, V dy) { return fn::mul(dy, conj(a)); })));
@@ -1457,6 +1562,7 @@ void register_arithmetic_ops(OpRegistry& r) {
                   select_grad("lt")));
   r.add(with_grad(complex_binary(binary("pow", always({}), scalar::Pow{}), [](auto a, auto b) { return std::pow(a, b); }),
                   binary_grad([](V a, V b, V, V dy) { return pow_base_grad(a, b, dy); }, pow_exponent_grad)));
+  r.add(with_grad(addcmul(), addcmul_grad()));
 }
 
 // Comparisons, logical and bitwise ops, predicates and where.

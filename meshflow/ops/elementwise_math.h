@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "meshflow/core/dtype.h"  // the halves' conversions
+#include "meshflow/ops/fused_multiply_add.h"
 #include "meshflow/ops/integer_math.h"  // MF_HOST_DEVICE
 #include "meshflow/ops/scalar_power.h"
 #include "meshflow/ops/special_math.h"
@@ -331,6 +332,21 @@ struct Select {
   }
 };
 
+// torch's addcmul, x + value t1 t2, as its CPU kernel rounds it: (value t1) t2 + x, the
+// last two one fused multiply-add, value in x's dtype; integers wrap.
+struct AddcmulOf {
+  double value;
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x, T t1, T t2) const {
+    const T v = static_cast<T>(value);
+    if constexpr (kIntegral<T>) {
+      return wrapping<Wrapping::kAdd>(x, wrapping<Wrapping::kMul>(wrapping<Wrapping::kMul>(v, t1), t2));
+    } else {
+      return fmadd(v * t1, t2, x);
+    }
+  }
+};
+
 // A functor whose operator() is one expression of x (MF_SCALAR1) or of x and y (MF_SCALAR2),
 // all of one type T, giving R.
 #define MF_SCALAR1(Type, R, ...)                    \
@@ -351,6 +367,23 @@ struct Select {
 // Arithmetic.
 MF_SCALAR2(Add, T, wrapping<Wrapping::kAdd>(x, y))
 MF_SCALAR2(Sub, T, wrapping<Wrapping::kSub>(x, y))
+// x + alpha y, add's (and, alpha negated, sub's) attribute "alpha", as torch computes it:
+// alpha in x's dtype, then one fused multiply-add (a half's in float32, rounded once more
+// to the half); integers wrap.
+struct AddScaled {
+  double alpha;
+  template <typename T>
+  MF_HOST_DEVICE T operator()(T x, T y) const {
+    const T a = static_cast<T>(alpha);
+    if constexpr (kIntegral<T>) {
+      return wrapping<Wrapping::kAdd>(x, wrapping<Wrapping::kMul>(a, y));
+    } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      return fmadd(y, a, x);
+    } else {
+      return static_cast<T>(fmadd(static_cast<float>(y), static_cast<float>(a), static_cast<float>(x)));
+    }
+  }
+};
 MF_SCALAR2(Mul, T, wrapping<Wrapping::kMul>(x, y))
 MF_SCALAR2(Div, T, trunc_div(x, y))
 MF_SCALAR2(FloorDivide, T, floor_div(x, y))

@@ -114,6 +114,40 @@ void broadcast_binary(const TA* a, const Shape& a_shape, const TB* b, const Shap
   });
 }
 
+// out[i] = f(a[ia], b[ib], c[ic]) over the broadcast index space of `out_shape` (addcmul):
+// inputs of the output's shape run as one vectorized loop, others row by row of the
+// collapsed dims (vectorized where each input steps by 1 or 0 along the row).
+template <typename T, typename F>
+void broadcast_ternary(const T* a, const Shape& a_shape, const T* b, const Shape& b_shape, const T* c,
+                       const Shape& c_shape, T* out, const Shape& out_shape, F f) {
+  const int64_t n = numel(out_shape);
+  if (n == 0) return;
+  if (a_shape == out_shape && b_shape == out_shape && c_shape == out_shape) {
+    simd_for(n, [&](int64_t i) { out[i] = f(a[i], b[i], c[i]); });
+    return;
+  }
+  Shape shape = out_shape, sa = broadcast_strides(a_shape, out_shape), sb = broadcast_strides(b_shape, out_shape),
+        sc = broadcast_strides(c_shape, out_shape);
+  collapse_dims(shape, {&sa, &sb, &sc});
+  const size_t nd = shape.size();
+  const int64_t inner = nd ? shape[nd - 1] : 1;
+  const int64_t ia = nd ? sa[nd - 1] : 0, ib = nd ? sb[nd - 1] : 0, ic = nd ? sc[nd - 1] : 0;
+  team_for(n / inner, n > kParallelGrain, [&](int64_t r) {
+    int64_t rest = r, oa = 0, ob = 0, oc = 0;
+    for (int64_t d = static_cast<int64_t>(nd) - 2; d >= 0; --d) {
+      const int64_t i = rest % shape[d];
+      rest /= shape[d];
+      oa += i * sa[d];
+      ob += i * sb[d];
+      oc += i * sc[d];
+    }
+    const T *pa = a + oa, *pb = b + ob, *pc = c + oc;
+    T* po = out + r * inner;
+#pragma omp simd
+    for (int64_t j = 0; j < inner; ++j) po[j] = f(pa[j * ia], pb[j * ib], pc[j * ic]);
+  });
+}
+
 // ---- Shared by the CPU's and other devices' kernels (ops/<device>/).
 
 // A slice's attributes ("starts", "stops", "steps", "drop_dims") on a tensor of shape `in`,

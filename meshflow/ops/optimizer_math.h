@@ -3,11 +3,16 @@
 // CPU's kernels and the GPU's (ops/cuda/optimizer.cu): each update is a functor holding what
 // every element shares (computed on the host in double, then rounded to T) whose apply()
 // takes one element of each input and gives one of each output, host and device code alike
-// (MF_HOST_DEVICE). Every operation rounds once, in the order written: the CPU's build turns
-// off floating-point contraction, and on the GPU each goes through a round-to-nearest
-// intrinsic (which nvcc never fuses into a multiply-add), so the devices give the same bits
-// step after step instead of drifting apart. The CPU's loops of apply() vectorize (no
-// branch depends on an element).
+// (MF_HOST_DEVICE). Each update is torch.optim's single-tensor step (its CPU default) written
+// out operation by operation in torch's order, each operation rounding as torch's CPU kernel
+// does: x.add(y, alpha=a), x.addcmul(t1, t2, value=v) and x.lerp(y, w) are fused
+// multiply-adds (fmadd: y * a + x, (v * t1) * t2 + x, w * (y - x) + x), rounded once as
+// torch's vectorized kernels compute them; x.addcdiv(t1, t2, value=v) is x + (v * t1) / t2,
+// each step rounded. So 20 steps give torch's float32 values bit for bit. Nothing else
+// fuses: the CPU's build turns off floating-point contraction, and on the GPU each operation
+// goes through a round-to-nearest intrinsic (which nvcc never contracts), so the devices give
+// the same bits step after step. The CPU's loops of apply() vectorize (no branch depends on
+// an element).
 // Header-only; the functors are values and apply() is pure: thread-safe.
 #pragma once
 
@@ -19,6 +24,7 @@
 
 #include "meshflow/core/host_device.h"
 #include "meshflow/ops/attrs.h"
+#include "meshflow/ops/fused_multiply_add.h"
 
 namespace mf::optim {
 
@@ -47,6 +53,8 @@ MF_ROUNDED(mul, *, __fmul_rn, __dmul_rn)
 MF_ROUNDED(div, /, __fdiv_rn, __ddiv_rn)
 #undef MF_ROUNDED
 
+using scalar::fmadd;  // a * b + c rounded once
+
 template <typename T>
 MF_HOST_DEVICE T root(T a) {
 #ifdef __CUDA_ARCH__
@@ -59,6 +67,22 @@ MF_HOST_DEVICE T root(T a) {
   return std::sqrt(a);
 #endif
 }
+
+// torch's lerp(a, b, weight) as its vectorized CPU kernel computes it: weight * (b - a) + a
+// where |weight| < 0.5, else (weight - 1) * (b - a) + b, each one fused multiply-add. The
+// form is the weight's, one per call: a select on `small` (a float, 1 or 0) keeps the CPU's
+// loop free of branches, where one on a bool flag made NAdam's loop run scalar (20x slower).
+template <typename T>
+struct Lerp {
+  T coefficient, small;
+
+  static Lerp make(double weight) {
+    const T w = static_cast<T>(weight);
+    const bool is_small = (w < 0 ? -w : w) < static_cast<T>(0.5);
+    return {is_small ? w : w - 1, static_cast<T>(is_small ? 1 : 0)};
+  }
+  MF_HOST_DEVICE T of(T a, T b) const { return fmadd(coefficient, sub(b, a), small > 0 ? a : b); }
+};
 
 // An optional boolean attribute: false when absent (amsgrad, maximize).
 inline bool flag(const Attrs& attrs, const char* key) { return attrs.has(key) && attrs.get_bool(key); }
@@ -98,30 +122,28 @@ struct AdamWResult {
 
 // torch.optim.AdamW's single-tensor step: the gradient negated under maximize (a factor of -1
 // or 1: exact, and no branch), decoupled weight decay (a factor of 1 under Adam: exact), then
-// the moments (exp_avg by lerp, as torch does: its two forms by the weight's size), then the
-// bias-corrected update, its denominator from the running maximum of exp_avg_sq under
-// amsgrad. Adam's instead adds weight_decay * param to the gradient first (torch's
-// grad.add(param, alpha=wd)). kL2 and kAmsgrad are template arguments, so that the CPU's loop
-// has no branch and vectorizes (a run-time choice inside it made AdamW's step on the GPT
-// bench 3x slower).
+// the moments (exp_avg by lerp, exp_avg_sq by mul and addcmul), then the bias-corrected
+// update (addcdiv), its denominator from the running maximum of exp_avg_sq under amsgrad.
+// Adam's instead adds weight_decay * param to the gradient first (torch's grad.add(param,
+// alpha=wd)). kL2 and kAmsgrad are template arguments, so that the CPU's loop has no branch
+// and vectorizes (a run-time choice inside it made AdamW's step on the GPT bench 3x slower).
 template <typename T>
 struct AdamWStep {
-  T decay, l2, sign, weight, one_minus_weight, beta2, one_minus_beta2, eps, step_size, correction2_sqrt;
-  bool small_weight;
+  Lerp<T> avg;
+  T decay, l2, sign, beta2, one_minus_beta2, eps, neg_step_size, correction2_sqrt;
 
   static AdamWStep make(const AdamWHyper& h) {
     AdamWStep c;
+    c.avg = Lerp<T>::make(1 - h.beta1);
     c.decay = static_cast<T>(h.decoupled ? 1 - h.lr * h.weight_decay : 1);
     c.l2 = static_cast<T>(h.weight_decay);
     c.sign = static_cast<T>(h.maximize ? -1 : 1);
-    c.weight = static_cast<T>(1 - h.beta1);
-    c.one_minus_weight = 1 - c.weight;
     c.beta2 = static_cast<T>(h.beta2);
     c.one_minus_beta2 = static_cast<T>(1 - h.beta2);
     c.eps = static_cast<T>(h.eps);
-    c.step_size = static_cast<T>(h.lr / (1 - std::pow(h.beta1, static_cast<double>(h.step))));
-    c.correction2_sqrt = static_cast<T>(std::sqrt(1 - std::pow(h.beta2, static_cast<double>(h.step))));
-    c.small_weight = c.weight < static_cast<T>(0.5);
+    const double step = static_cast<double>(h.step);
+    c.neg_step_size = static_cast<T>(-(h.lr / (1 - std::pow(h.beta1, step))));
+    c.correction2_sqrt = static_cast<T>(std::pow(1 - std::pow(h.beta2, step), 0.5));  // Python's ** 0.5
     return c;
   }
 
@@ -129,14 +151,13 @@ struct AdamWStep {
   template <bool kL2, bool kAmsgrad>
   MF_HOST_DEVICE AdamWResult<T> apply(T param, T grad, T exp_avg, T exp_avg_sq, T max_exp_avg_sq) const {
     T g = mul(sign, grad);
-    if constexpr (kL2) g = add(g, mul(l2, param));
-    const T m = small_weight ? add(exp_avg, mul(weight, sub(g, exp_avg)))
-                             : sub(g, mul(sub(g, exp_avg), one_minus_weight));
-    const T v = add(mul(exp_avg_sq, beta2), mul(one_minus_beta2, mul(g, g)));
+    if constexpr (kL2) g = fmadd(param, l2, g);
+    const T m = avg.of(exp_avg, g);
+    const T v = fmadd(mul(one_minus_beta2, g), g, mul(exp_avg_sq, beta2));
     T top = v;
     if constexpr (kAmsgrad) top = max_exp_avg_sq < v ? v : max_exp_avg_sq;
     const T denom = add(div(root(top), correction2_sqrt), eps);
-    return {sub(mul(param, decay), mul(step_size, div(m, denom))), m, v, top};
+    return {add(mul(param, decay), div(mul(neg_step_size, m), denom)), m, v, top};
   }
 };
 
@@ -164,11 +185,11 @@ struct SgdResult {
 // gradient plus momentum times the buffer).
 template <typename T>
 struct SgdStep {
-  T lr, momentum, weight_decay, keep, sign;
+  T neg_lr, momentum, weight_decay, keep, sign;
   bool decay, with_momentum, has_buf, nesterov;
 
   static SgdStep make(const SgdHyper& h) {
-    return {static_cast<T>(h.lr),           static_cast<T>(h.momentum),  static_cast<T>(h.weight_decay),
+    return {static_cast<T>(-h.lr),           static_cast<T>(h.momentum),  static_cast<T>(h.weight_decay),
             static_cast<T>(1 - h.dampening), static_cast<T>(h.maximize ? -1 : 1), h.weight_decay != 0,
             h.momentum != 0,                 h.has_buf,                   h.nesterov};
   }
@@ -176,13 +197,13 @@ struct SgdStep {
   // momentum_buf is read with has_buf only.
   MF_HOST_DEVICE SgdResult<T> apply(T param, T grad, T momentum_buf) const {
     const T g = mul(sign, grad);
-    T d = decay ? add(g, mul(weight_decay, param)) : g;
+    T d = decay ? fmadd(param, weight_decay, g) : g;
     T b = d;
     if (with_momentum) {
-      if (has_buf) b = add(mul(momentum_buf, momentum), mul(keep, d));
-      d = nesterov ? add(d, mul(momentum, b)) : b;
+      if (has_buf) b = fmadd(d, keep, mul(momentum_buf, momentum));
+      d = nesterov ? fmadd(b, momentum, d) : b;
     }
-    return {sub(param, mul(lr, d)), b};
+    return {fmadd(d, neg_lr, param), b};
   }
 };
 
@@ -208,41 +229,46 @@ struct RmspropResult {
 };
 
 // torch.optim.RMSprop's single-tensor step: the gradient negated under maximize, weight decay
-// added to it, the running mean of its square (and, centered, of itself, by lerp as torch's),
-// the denominator sqrt(square_avg [- grad_avg^2]) + eps, then the step along g / denominator
-// or, with momentum, along a buffer of them (torch's buffers start at zero). Each operation
-// in the order of torch's scalar kernels (addcmul's (value * a) * b, addcdiv's (value * a) /
-// b); torch's vectorized ones may fuse multiply-adds, so values agree to a float's last bit.
+// added to it, the running mean of its square (and, centered, of itself, by lerp), the
+// denominator sqrt(square_avg [- grad_avg^2]) + eps, then the step along g / denominator
+// or, with momentum, along a buffer of them (torch's buffers start at zero).
 template <typename T>
 struct RmspropStep {
-  T lr, alpha, one_minus_alpha, eps, weight_decay, momentum, sign;
-  bool decay, centered, with_momentum, small_weight;
+  Lerp<T> mean;
+  T neg_lr, alpha, one_minus_alpha, eps, weight_decay, momentum, sign;
+  bool decay, centered, with_momentum;
 
   static RmspropStep make(const RmspropHyper& h) {
-    const T weight = static_cast<T>(1 - h.alpha);
-    return {static_cast<T>(h.lr),    static_cast<T>(h.alpha),        weight,
-            static_cast<T>(h.eps),   static_cast<T>(h.weight_decay), static_cast<T>(h.momentum),
-            static_cast<T>(h.maximize ? -1 : 1), h.weight_decay != 0, h.centered,
-            h.with_momentum(),       weight < static_cast<T>(0.5)};
+    return {Lerp<T>::make(1 - h.alpha),
+            static_cast<T>(-h.lr),
+            static_cast<T>(h.alpha),
+            static_cast<T>(1 - h.alpha),
+            static_cast<T>(h.eps),
+            static_cast<T>(h.weight_decay),
+            static_cast<T>(h.momentum),
+            static_cast<T>(h.maximize ? -1 : 1),
+            h.weight_decay != 0,
+            h.centered,
+            h.with_momentum()};
   }
 
   // grad_avg is read when centered, momentum_buf with momentum.
   MF_HOST_DEVICE RmspropResult<T> apply(T param, T grad, T square_avg, T grad_avg, T momentum_buf) const {
     T g = mul(sign, grad);
-    if (decay) g = add(g, mul(weight_decay, param));
-    const T sq = add(mul(square_avg, alpha), mul(mul(one_minus_alpha, g), g));
+    if (decay) g = fmadd(param, weight_decay, g);
+    const T sq = fmadd(mul(one_minus_alpha, g), g, mul(square_avg, alpha));
     T ga = grad_avg, var = sq;
     if (centered) {
-      ga = small_weight ? add(grad_avg, mul(one_minus_alpha, sub(g, grad_avg))) : sub(g, mul(sub(g, grad_avg), alpha));
-      var = sub(sq, mul(ga, ga));
+      ga = mean.of(grad_avg, g);
+      var = fmadd(-ga, ga, sq);  // square_avg.addcmul(grad_avg, grad_avg, value=-1)
     }
     const T avg = add(root(var), eps);
     T b = momentum_buf, p;
     if (with_momentum) {
       b = add(mul(momentum_buf, momentum), div(g, avg));
-      p = sub(param, mul(lr, b));
+      p = fmadd(b, neg_lr, param);
     } else {
-      p = sub(param, div(mul(lr, g), avg));  // torch's addcdiv: (value * g) / avg
+      p = add(param, div(mul(neg_lr, g), avg));
     }
     return {p, sq, ga, b};
   }
@@ -268,23 +294,22 @@ struct AdagradResult {
 
 // torch.optim.Adagrad's single-tensor step: the gradient negated under maximize, weight decay
 // added to it, its square added to the running sum, then the step of lr / (1 + (step - 1) *
-// lr_decay) along g / (sqrt(sum) + eps), in the order of torch's scalar kernels (addcdiv's
-// (value * g) / std).
+// lr_decay) along g / (sqrt(sum) + eps) (addcdiv's (value * g) / std).
 template <typename T>
 struct AdagradStep {
-  T clr, eps, weight_decay, sign;
+  T neg_clr, eps, weight_decay, sign;
   bool decay;
 
   static AdagradStep make(const AdagradHyper& h) {
-    return {static_cast<T>(h.lr / (1 + static_cast<double>(h.step - 1) * h.lr_decay)), static_cast<T>(h.eps),
+    return {static_cast<T>(-(h.lr / (1 + static_cast<double>(h.step - 1) * h.lr_decay))), static_cast<T>(h.eps),
             static_cast<T>(h.weight_decay), static_cast<T>(h.maximize ? -1 : 1), h.weight_decay != 0};
   }
 
   MF_HOST_DEVICE AdagradResult<T> apply(T param, T grad, T sum) const {
     T g = mul(sign, grad);
-    if (decay) g = add(g, mul(weight_decay, param));
-    const T s = add(sum, mul(g, g));
-    return {sub(param, div(mul(clr, g), add(root(s), eps))), s};
+    if (decay) g = fmadd(param, weight_decay, g);
+    const T s = fmadd(g, g, sum);
+    return {add(param, div(mul(neg_clr, g), add(root(s), eps))), s};
   }
 };
 
@@ -299,8 +324,7 @@ struct AdagradStep {
 // Updated: scalars in and a struct out, which the CPU's loops vectorize, where arrays of
 // them did not). Where a step's options choose between values, both are computed and one
 // taken (Lerp says why). Every attribute is a float (options as the optimizer holds them, true as
-// 1) but "step", the parameter's step count (int). Each operation in the order of torch's
-// scalar kernels (addcmul's (value * a) * b, addcdiv's (value * a) / b).
+// 1) but "step", the parameter's step count (int). Each operation rounds as torch's does (above).
 
 // One element's new param and kState state values.
 template <typename T, int kState>
@@ -313,37 +337,19 @@ struct Updated {
 inline bool option_flag(const Attrs& attrs, const char* key) { return attrs.get_float(key) != 0; }
 
 // The gradient an update steps along: negated under maximize (a factor of -1 or 1: exact),
-// with weight_decay * param added (torch's L2 term) where `l2`.
+// with weight_decay * param added (torch's L2 term) where `l2` (a float, 1 or 0: a select on
+// it vectorizes, where one on a bool made the CPU's loop branch and run scalar, 2.5x slower).
 template <typename T>
 struct GradTerm {
-  T sign, weight_decay;
-  bool l2;
+  T sign, weight_decay, l2;
 
   static GradTerm make(const Attrs& attrs, bool l2) {
     return {static_cast<T>(option_flag(attrs, "maximize") ? -1 : 1), static_cast<T>(attrs.get_float("weight_decay")),
-            l2 && attrs.get_float("weight_decay") != 0};
+            static_cast<T>(l2 && attrs.get_float("weight_decay") != 0 ? 1 : 0)};
   }
   MF_HOST_DEVICE T of(T param, T grad) const {
-    const T g = mul(sign, grad), decayed = add(g, mul(weight_decay, param));
-    return l2 ? decayed : g;
-  }
-};
-
-// torch's lerp(a, b, weight) (its two forms by the weight's size): the running mean of Adam's
-// family. Both forms are computed and torch's kept by a select on `small`, a float (1 or 0):
-// compared per element, the select vectorizes, where one on a bool flag made NAdam's CPU loop
-// branch and run scalar (20x slower).
-template <typename T>
-struct Lerp {
-  T weight, one_minus_weight, small;
-
-  static Lerp make(double weight) {
-    const T w = static_cast<T>(weight);
-    return {w, 1 - w, static_cast<T>(w < static_cast<T>(0.5) ? 1 : 0)};
-  }
-  MF_HOST_DEVICE T of(T a, T b) const {
-    const T d = sub(b, a), from_a = add(a, mul(weight, d)), from_b = sub(b, mul(d, one_minus_weight));
-    return small > 0 ? from_a : from_b;
+    const T g = mul(sign, grad), decayed = fmadd(param, weight_decay, g);
+    return l2 > 0 ? decayed : g;
   }
 };
 
@@ -358,7 +364,7 @@ struct Moments {
     return {Lerp<T>::make(1 - attrs.get_float("beta1")), static_cast<T>(beta2), static_cast<T>(1 - beta2)};
   }
   MF_HOST_DEVICE T exp_avg(T m, T g) const { return avg.of(m, g); }
-  MF_HOST_DEVICE T exp_avg_sq(T v, T g) const { return add(mul(v, beta2), mul(mul(one_minus_beta2, g), g)); }
+  MF_HOST_DEVICE T exp_avg_sq(T v, T g) const { return fmadd(mul(one_minus_beta2, g), g, mul(v, beta2)); }
 };
 
 // The checks of infer (defined in optimizer_ops.cc), throwing as every op's errors do
@@ -466,14 +472,14 @@ struct RadamStep {
     const double rho_t = rho_inf - 2 * step * std::pow(beta2, step) / bc2;
     const bool rectified = rho_t > 5.0;
     const double rect =
-        rectified ? std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) : 1;
+        rectified ? std::pow((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t), 0.5) : 1;
     return {GradTerm<T>::make(attrs, !decoupled),
             Moments<T>::make(attrs),
             static_cast<T>(decoupled ? 1 - lr * attrs.get_float("weight_decay") : 1),
             static_cast<T>(1 - std::pow(attrs.get_float("beta1"), step)),
             static_cast<T>(lr),
             static_cast<T>(attrs.get_float("eps")),
-            static_cast<T>(std::sqrt(bc2)),
+            static_cast<T>(std::pow(bc2, 0.5)),  // Python's ** 0.5
             static_cast<T>(rect),
             rectified};
   }
@@ -482,7 +488,8 @@ struct RadamStep {
     const T g = grad.of(p, grad_in);
     const T m = moments.exp_avg(exp_avg, g), v = moments.exp_avg_sq(exp_avg_sq, g);
     const T plain = mul(div(m, bias_correction1), lr);
-    const T adapted = mul(mul(plain, div(correction2_sqrt, add(root(v), eps))), rect);
+    const T adaptive = mul(div(T{1}, add(root(v), eps)), correction2_sqrt);  // torch's __rtruediv__: reciprocal * it
+    const T adapted = mul(mul(plain, adaptive), rect);
     return {sub(p, rectified ? adapted : plain), {m, v}};
   }
 };
@@ -505,9 +512,9 @@ struct AdadeltaStep {
   }
   MF_HOST_DEVICE Updated<T, 2> apply(T param, T grad_in, T square_avg, T acc_delta) const {
     const T g = grad.of(param, grad_in);
-    const T sq = add(mul(square_avg, rho), mul(mul(one_minus_rho, g), g));
+    const T sq = fmadd(mul(one_minus_rho, g), g, mul(square_avg, rho));
     const T delta = mul(div(root(add(acc_delta, eps)), root(add(sq, eps))), g);
-    return {add(param, mul(neg_lr, delta)), {sq, add(mul(acc_delta, rho), mul(mul(one_minus_rho, delta), delta))}};
+    return {fmadd(delta, neg_lr, param), {sq, fmadd(mul(one_minus_rho, delta), delta, mul(acc_delta, rho))}};
   }
 };
 
@@ -535,7 +542,7 @@ struct AsgdStep {
   }
   MF_HOST_DEVICE Updated<T, 1> apply(T param, T grad_in, T ax) const {
     const T g = grad.of(param, grad_in);
-    const T p = add(mul(param, keep), mul(neg_eta, g));
+    const T p = fmadd(g, neg_eta, mul(param, keep));
     const T averaged = add(ax, mul(sub(p, ax), mu));
     return {p, {averaging ? averaged : p}};
   }

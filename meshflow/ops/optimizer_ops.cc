@@ -284,11 +284,10 @@ template <typename T>
 void rmsprop(const RmspropData<T>& d, int64_t n, const optim::RmspropHyper& h) {
   const optim::RmspropStep<T> c = optim::RmspropStep<T>::make(h);
   with_constant_flags(
-      [&](auto decay, auto centered, auto with_momentum, auto small_weight) {
+      [&](auto decay, auto centered, auto with_momentum) {
         kernel::simd_for(n, [=](int64_t i) {
           optim::RmspropStep<T> step = c;
           step.decay = decay, step.centered = centered, step.with_momentum = with_momentum;
-          step.small_weight = small_weight;
           const optim::RmspropResult<T> r = step.apply(d.param[i], d.grad[i], d.square_avg[i],
                                                        centered ? d.grad_avg[i] : T{0}, with_momentum ? d.buf[i] : T{0});
           if constexpr (decltype(centered)::value) d.grad_avg_out[i] = r.grad_avg;
@@ -297,7 +296,7 @@ void rmsprop(const RmspropData<T>& d, int64_t n, const optim::RmspropHyper& h) {
           d.square_avg_out[i] = r.square_avg;
         });
       },
-      c.decay, c.centered, c.with_momentum, c.small_weight);
+      c.decay, c.centered, c.with_momentum);
 }
 
 OpDef rmsprop_op() {

@@ -433,19 +433,24 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 def addcmul(input, tensor1, tensor2, *, value=1):
     """input + value * tensor1 * tensor2, the product taken in the dtype of all three (torch's:
-    two uint8 tensors multiply in float32 beside a float32 input, never wrapping)."""
+    two uint8 tensors multiply in float32 beside a float32 input, never wrapping), rounded as
+    torch's: (value * tensor1) * tensor2 + input, the last two one fused multiply-add."""
     t1, t2 = _pointwise_operands("addcmul", input, tensor1, tensor2, value)
+    if isinstance(input, Tensor) and t1.dtype != _dtype.bool_ and not t1.dtype.is_complex and \
+            not isinstance(value, complex):
+        return apply("addcmul", [input.to(t1.dtype), t1, t2], {"value": float(value)})[0]  # halves: in float32
     return input + _scaled(t1 * t2, value)
 
 
 def addcdiv(input, tensor1, tensor2, *, value=1):
-    """input + value * tensor1 / tensor2, the quotient taken in the dtype of all three."""
+    """input + value * tensor1 / tensor2, the quotient taken in the dtype of all three, in
+    torch's order: (value * tensor1) / tensor2, then the sum."""
     if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
         raise RuntimeError("Integer division with addcdiv is no longer supported, and in a future release "
                            "addcdiv will perform a true division of tensor1 and tensor2. Cast one of them "
                            "to a floating point dtype first")
     t1, t2 = _pointwise_operands("addcdiv", input, tensor1, tensor2, value)
-    return input + _scaled(t1 / t2, value)
+    return input + _scaled(t1, value) / t2  # torch's order: (value * t1) / t2, then the sum
 
 
 def _pointwise_operands(op, input, tensor1, tensor2, value):

@@ -275,14 +275,16 @@ def _add_(self, other, alpha=1):
     call = _axpy_call(self, other, alpha, "add")
     if call is not None:
         return _write_call(self, call, "add_")
-    return _inplace(self, lambda: self + (other * alpha if alpha != 1 else other), "add_")
+    from ._ops_elementwise import add
+    return _inplace(self, lambda: add(self, other, alpha=alpha), "add_")
 
 
 def _sub_(self, other, alpha=1):
     call = _axpy_call(self, other, -alpha, "sub")
     if call is not None:
         return _write_call(self, call, "sub_")
-    return _inplace(self, lambda: self - (other * alpha if alpha != 1 else other), "sub_")
+    from ._ops_elementwise import sub
+    return _inplace(self, lambda: sub(self, other, alpha=alpha), "sub_")
 
 
 def _axpy_call(t, other, alpha, op):

@@ -216,8 +216,10 @@ def _binary(name, doc, on_bools=None):
     return _named(op, name, doc)
 
 
-def _scaled(name, input, other, alpha):
-    """other * alpha for add/sub's `alpha` (torch's rule: no floating alpha for integer operands)."""
+def _with_alpha(name, input, other, alpha):
+    """input + alpha * other (sub: input - alpha * other), torch's add/sub with `alpha`: two tensors
+    make one op with attribute "alpha" (a fused multiply-add per element, torch's rounding); a
+    number operand is scaled first (torch's rule: no floating alpha for integer operands)."""
     floats = [x.dtype.name in _FLOAT_NAMES for x in (input, other) if isinstance(x, Tensor)]
     if isinstance(alpha, Tensor) or not _is_number(alpha):
         raise TypeError(f"{name}(): argument 'alpha' must be a Number, not {_type_name(alpha)}")
@@ -225,7 +227,25 @@ def _scaled(name, input, other, alpha):
         if not isinstance(alpha, numbers.Integral):
             raise RuntimeError(f"{name}(): for integral input tensors, argument alpha must not be a floating point "
                                "number")
-    return other * alpha
+    if isinstance(input, Tensor) and isinstance(other, Tensor) and not isinstance(alpha, complex):
+        a, b, dtype = _promote(input, other)
+        if dtype != _dtype.bool_:
+            a, b = _tensors(a, b, dtype)
+            return apply(name, [a, b], {"alpha": _in_half(float(alpha), dtype)})[0]
+    return (add if name == "add" else sub)(input, other * alpha)
+
+
+def _in_half(x, dtype):
+    """x rounded to bfloat16 or float16 where dtype is one (as torch's kernels take a scalar in
+    the tensor's dtype; the op's kernel sees halves widened to float32); else x."""
+    if dtype == _dtype.float16:
+        return float(_np.float16(x))
+    if dtype == _dtype.bfloat16:  # torch's: to float32, then to nearest even
+        bits = int(_np.float32(x).view(_np.uint32))
+        if (bits & 0x7F800000) != 0x7F800000:
+            bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+        return float(_np.uint32(bits & 0xFFFFFFFF).view(_np.float32))
+    return x
 
 
 def _commutative(name, scalar_name, on_bools, doc, alpha=False):
@@ -242,7 +262,7 @@ def _commutative(name, scalar_name, on_bools, doc, alpha=False):
             if not alpha_allowed:
                 raise TypeError(f"{name}() got an unexpected keyword argument 'alpha'")
             if alpha != 1:
-                other = _scaled(name, input, other, alpha)
+                return _with_alpha(name, input, other, alpha)
         # The common cases go straight to C++, which refuses (ValueError, before anything runs)
         # differing dtypes and bools: those are promoted below, where other errors raise again.
         try:
@@ -297,7 +317,7 @@ _sub_binary, _add_scalar = _op("sub").binary, _op("add_scalar").scalar
 def sub(input, other, alpha=None):
     """input - alpha * other."""
     if alpha is not None and alpha != 1:
-        other = _scaled("sub", input, other, alpha)
+        return _with_alpha("sub", input, other, alpha)
     # The common cases go straight to C++, which refuses (ValueError, before anything runs)
     # differing dtypes and bools: those are promoted below, where other errors raise again.
     try:
@@ -580,8 +600,19 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 def lerp(input, end, weight):
-    """input + weight * (end - input)."""
-    return input + weight * (end - input)
+    """input + weight * (end - input). A number weight rounds as torch's CPU kernel: weight (in
+    the dtype) times end - input added to input by one fused multiply-add (add's alpha) where
+    |weight| < 0.5, else (weight - 1) times it added to end. A tensor weight rounds twice."""
+    if isinstance(weight, Tensor) or not _is_number(weight) or isinstance(weight, complex) or \
+            not (isinstance(input, Tensor) and isinstance(end, Tensor)) or \
+            input.dtype not in (_dtype.float32, _dtype.float64):
+        return input + weight * (end - input)
+    w = float(_np.float32(weight)) if input.dtype == _dtype.float32 else float(weight)
+    if -0.5 < w < 0.5:  # (this module's abs is the op's)
+        return add(input, end - input, alpha=w)
+    # w - 1 is exact in the dtype for 0.5 <= |w| <= 2 (as torch's vector kernel forms it)
+    low = float(_np.float32(w) - _np.float32(1)) if input.dtype == _dtype.float32 else w - 1
+    return add(end, end - input, alpha=low)
 
 
 def _array_operand(x, array):

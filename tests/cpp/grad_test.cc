@@ -47,6 +47,11 @@ std::vector<GradCall> binary_calls() {
       calls.push_back({op, {away_from_zero(sa, 1), away_from_zero(sb, 2)}});
     }
     calls.push_back({"pow", {positive(sa, 1), uniform(sb, -2, 2, 2)}});
+    // torch's alpha: x + alpha y, x - alpha y (one fused multiply-add).
+    for (const char* op : {"add", "sub"}) {
+      calls.push_back({op, {away_from_zero(sa, 1), away_from_zero(sb, 2)}, {{"alpha", -0.37}}});
+    }
+    calls.push_back({"addcmul", {away_from_zero(sa, 1), away_from_zero(sb, 2), away_from_zero(sa, 3)}, {{"value", 0.7}}});
   }
   // Ties split dy evenly, which is also what central differences see at a tie of two.
   // Eighths, so that partial sums of them (integer noise added) add up exactly and keep

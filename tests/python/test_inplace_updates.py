@@ -8,6 +8,7 @@ import pytest
 
 import meshflow as mf
 import meshflow.nn as nn
+from fma_reference import fused_multiply_add
 
 DEVICES = ["cpu", "testdev"]
 
@@ -80,9 +81,9 @@ def test_steps_in_place_equal_the_cpu_and_reach_aliases(device, make):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_a_manual_sgd_step_writes_the_parameters_own_memory(device, dtype):
     """word_language_model's step, `p.data.add_(p.grad, alpha=-lr)` (and sub_, alpha or not):
-    p + alpha * g as NumPy's, over p's memory (no new memory held after it, a peak of no
-    temporary the parameter's size); p and its aliases see it, a value computed before keeps
-    the old one."""
+    p + alpha * g rounded once (torch's fused multiply-add), over p's memory (no new memory
+    held after it, a peak of no temporary the parameter's size); p and its aliases see it, a
+    value computed before keeps the old one."""
     rng = np.random.default_rng(0)
     p0, g0 = (rng.standard_normal((64, 256)).astype(dtype) for _ in range(2))
     p = nn.Parameter(mf.tensor(p0, device=device))
@@ -98,7 +99,7 @@ def test_a_manual_sgd_step_writes_the_parameters_own_memory(device, dtype):
         mf.synchronize()
         stats = mf.memory_stats(device)
         assert stats["peak_bytes"] - in_use < p0.nbytes and stats["in_use_bytes"] <= in_use
-        expected = expected + dtype(alpha) * g0 if alpha != 1 else expected + g0
+        expected = fused_multiply_add(g0, dtype(alpha), expected)
         np.testing.assert_array_equal(p.numpy(), expected)
         np.testing.assert_array_equal(alias.numpy(), expected)
     np.testing.assert_array_equal(before.numpy(), p0)

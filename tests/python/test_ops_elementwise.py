@@ -8,6 +8,7 @@ import pytest
 
 import meshflow as mf
 import meshflow.nn.functional as F
+from fma_reference import fused_multiply_add
 
 DTYPES = [np.float32, np.float64, np.int32, np.int64]
 FLOATS = [np.float32, np.float64]
@@ -480,3 +481,45 @@ def test_float32_exp_is_within_3_ulps_over_the_whole_range():
     edges = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 88.72283, 88.7229, -103.97, -103.98, 1e-30], np.float32)
     with np.errstate(over="ignore"):
         np.testing.assert_array_equal(mf.tensor(edges).exp().numpy(), np.exp(edges.astype(np.float64)).astype(np.float32))
+
+
+# ---- torch's rounding of add/sub with alpha, addcmul, lerp and addcdiv (its CPU kernels fuse
+# the multiply-add: one rounding, where a composition rounds twice, in a third of the elements).
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_alpha_addcmul_lerp_round_once_as_torchs_and_addcdiv_in_its_order(dtype):
+    rng = np.random.default_rng(11)
+    a, b, c = rng.standard_normal((3, 7, 45)).astype(dtype)
+    b = b * 10
+    one = lambda x: dtype(x)  # noqa: E731 (a number in the dtype, as torch takes alpha and value)
+    A, B, C = mf.tensor(a), mf.tensor(b), mf.tensor(c)
+    row = b[:1]  # broadcast along the rows
+    checks = [
+        (mf.add(A, B, alpha=0.1), fused_multiply_add(b, one(0.1), a)),
+        (mf.sub(A, B, alpha=-0.37), fused_multiply_add(b, one(0.37), a)),
+        (mf.add(A, mf.tensor(row), alpha=3.3), fused_multiply_add(row, one(3.3), a)),
+        (A.clone().add_(B, alpha=0.1), fused_multiply_add(b, one(0.1), a)),
+        (A.clone().sub_(B, alpha=0.1), fused_multiply_add(b, one(-0.1), a)),
+        (mf.addcmul(A, B, C, value=0.1), fused_multiply_add(one(0.1) * b, c, a)),
+        (A.clone().addcmul_(mf.tensor(row), C, value=-2.5), fused_multiply_add(one(-2.5) * row, c, a)),
+        # lerp: w (end - start) + start where |w| < 0.5, else (w - 1) (end - start) + end
+        (mf.lerp(A, B, 0.3), fused_multiply_add(one(0.3), b - a, a)),
+        (mf.lerp(A, B, 0.7), fused_multiply_add(one(0.7) - one(1), b - a, b)),
+        (A.clone().lerp_(B, -1.3), fused_multiply_add(one(-1.3) - one(1), b - a, b)),
+        (mf.addcdiv(A, B, C + 3, value=0.1), a + (one(0.1) * b) / (c + 3)),
+    ]
+    for got, expected in checks:
+        assert got.dtype.name == np.dtype(dtype).name
+        np.testing.assert_array_equal(got.numpy(), expected)
+
+
+def test_alpha_and_addcmul_on_integers_wrap_and_their_gradients_are_torchs():
+    i, j, k = (np.arange(12, dtype=np.int32).reshape(3, 4) * s + 2 ** 30 for s in (1, 3, 5))
+    np.testing.assert_array_equal(mf.add(mf.tensor(i), mf.tensor(j), alpha=3).numpy(), i + np.int32(3) * j)
+    np.testing.assert_array_equal(mf.addcmul(mf.tensor(i), mf.tensor(j), mf.tensor(k), value=2).numpy(),
+                                  i + np.int32(2) * j * k)
+    x, y, z = (mf.tensor(np.full((2, 3), v, np.float64), requires_grad=True) for v in (1.0, 2.0, 3.0))
+    (mf.sub(x, y, alpha=0.5) * 2 + mf.addcmul(x, y, z, value=0.25)).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), np.full((2, 3), 3.0))  # 2 + 1
+    np.testing.assert_array_equal(y.grad.numpy(), np.full((2, 3), -1.0 + 0.75))  # -0.5 * 2 + 3 * 0.25
+    np.testing.assert_array_equal(z.grad.numpy(), np.full((2, 3), 0.5))  # 2 * 0.25

@@ -248,6 +248,36 @@ Kernel binary(const char* name, bool divides = false) {
   };
 }
 
+// add's and sub's (sign -1): `binary` without attribute "alpha", else x + sign alpha y by
+// scalar::AddScaled (one fused multiply-add, as the CPU's).
+Kernel with_alpha(Kernel plain, double sign) {
+  return [plain, sign](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    if (!ctx.attrs.has("alpha")) return plain(in, ctx);
+    Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, in[0].dtype(), memory_of(in));
+    const scalar::AddScaled f{sign * ctx.attrs.get_float("alpha")};
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      launch<T, T, T>("add", f, out, {&in[0], &in[1]});
+    });
+    return std::vector<Tensor>{out};
+  };
+}
+
+// addcmul: x + value t1 t2 by scalar::AddcmulOf (the CPU's rounding), floats and integers
+// (halves come widened to float32).
+std::vector<Tensor> addcmul(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Tensor out = output(ctx, 0, ctx.output_boxes[0].extent, in[0].dtype(), memory_of(in));
+  const scalar::AddcmulOf f{ctx.attrs.get_float("value")};
+  visit_dtype(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    if constexpr ((std::is_integral_v<T> && !std::is_same_v<T, bool>) || std::is_same_v<T, float> ||
+                  std::is_same_v<T, double>) {
+      launch<T, T, T, T>("addcmul", f, out, {&in[0], &in[1], &in[2]});
+    }
+  });
+  return std::vector<Tensor>{out};
+}
+
 // What a unary op does with integer inputs.
 enum class Integers { kKeep, kToFloat32, kReject };
 
@@ -506,9 +536,10 @@ Kernel float_binary(const char* name) {
 }  // namespace
 
 void add_elementwise_kernels(OpRegistry& r) {
-  r.add_kernel("cuda", "add", binary<scalar::Add>("add"));
-  r.add_kernel("cuda", "sub", binary<scalar::Sub>("sub"));
+  r.add_kernel("cuda", "add", with_alpha(binary<scalar::Add>("add"), 1));
+  r.add_kernel("cuda", "sub", with_alpha(binary<scalar::Sub>("sub"), -1));
   r.add_kernel("cuda", "mul", binary<scalar::Mul>("mul"));
+  r.add_kernel("cuda", "addcmul", addcmul);
   r.add_kernel("cuda", "div", binary<scalar::Div>("div", true));
   r.add_kernel("cuda", "floor_divide", binary<scalar::FloorDivide>("floor_divide", true));
   r.add_kernel("cuda", "maximum", binary<scalar::Maximum>("maximum"));
