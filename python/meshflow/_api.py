@@ -10,6 +10,7 @@ import operator
 import numpy as _np
 
 from . import _C, _dtype
+from . import _function as _autograd_function
 from ._promotion import get_default_dtype
 from ._tensor import Size, Tensor, _impl_of, _in_memory_format, _shared_numpy, apply, set_printoptions, tensor
 from .return_types import named as _returns
@@ -467,9 +468,10 @@ def diagonal_layout(shape, offset, dim1, dim2):
     rows, cols = shape[dim1], shape[dim2]
     start_r, start_c = builtins.max(-offset, 0), builtins.max(offset, 0)
     length = builtins.max(0, builtins.min(rows - start_r, cols - start_c))
+    if not length:  # an empty diagonal starts at 0: an offset past an empty dim is no element of it
+        return order, (0, 0, cols + 1)
     first = start_r * cols + start_c
-    stop = first + (length - 1) * (cols + 1) + 1 if length else first
-    return order, (first, stop, cols + 1)
+    return order, (first, first + (length - 1) * (cols + 1) + 1, cols + 1)
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
@@ -557,8 +559,28 @@ def logit(input, eps=None):
     wrap)."""
     if not input.is_floating_point():
         input = input.to(get_default_dtype())
-    x = input if eps is None else input.clamp(eps, 1 - eps)
-    return (x / (1 - x)).log()
+    return _Logit.apply(input, eps)
+
+
+class _Logit(_autograd_function.Function):
+    """logit's gradient is torch's, 1 / (x (1 - x)) inside the domain, and outside it NaN (no
+    eps) or 0 (x clamped by eps); differentiating log(x / (1 - x)) would give a finite gradient
+    at an x below 0 or above 1, where the value is NaN."""
+
+    @staticmethod
+    def forward(ctx, input, eps):
+        ctx.eps = eps
+        ctx.save_for_backward(input)
+        x = input if eps is None else input.clamp(eps, 1 - eps)
+        return (x / (1 - x)).log()
+
+    @staticmethod
+    def backward(ctx, grad):
+        from ._ops_elementwise import where
+        x, = ctx.saved_tensors
+        lo, hi = (0.0, 1.0) if ctx.eps is None else (ctx.eps, 1 - ctx.eps)
+        outside = (x < lo) | (x > hi)
+        return where(outside, _np.nan if ctx.eps is None else 0.0, grad / (x * (1 - x))), None
 
 
 def sinc(input):
@@ -819,6 +841,9 @@ def _running(input, dim, largest):
     values = where(later, -_np.inf if largest else _np.inf, x_i.to(_dtype.float64))
     best = values.amax(dim) if largest else values.amin(dim)
     hit = (values == best.unsqueeze(dim)) & ~later
+    if input.is_floating_point():  # a NaN so far wins either way, the last NaN (torch's)
+        nan_so_far = x_i.isnan() & ~later
+        hit = where(nan_so_far.any(dim, keepdim=True), nan_so_far, hit)
     index = where(hit, i, -1).amax(dim)
     # The values picked at the indices: the gradient goes to each index alone, as torch's.
     values = input.gather(dim, index) if input.requires_grad else best.to(input.dtype)

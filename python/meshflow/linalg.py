@@ -13,6 +13,7 @@ import builtins
 
 from . import _C, _dtype
 from ._tensor import Tensor, apply, is_grad_enabled
+from ._function import Function as _Function
 from .return_types import named as _returns
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
@@ -491,10 +492,30 @@ def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
 
 def _cholesky_inverse(L, upper=False):
     """torch.cholesky_inverse: A^-1 from A's Cholesky factor (lower, or upper)."""
-    from ._ops_creation import eye
-    n = L.shape[-1]
-    identity = eye(n, dtype=L.dtype, device=None if L.is_global else L.device).expand(*L.shape[:-2], n, n)
-    return _cholesky_solve(identity, L, upper)
+    return _CholeskyInverse.apply(L, bool(upper))
+
+
+class _CholeskyInverse(_Function):
+    """The value reads L's triangle alone, but the gradient is torch's formula, which multiplies
+    by all of L: -(A^-1 (G + G^H) A^-1) L (lower; -U (..) upper). Composing the two triangular
+    solves would differentiate the triangle alone, another gradient wherever L is not
+    triangular (an SPD matrix passed for its factor, as programs do)."""
+
+    @staticmethod
+    def forward(ctx, L, upper):
+        from ._ops_creation import eye
+        n = L.shape[-1]
+        identity = eye(n, dtype=L.dtype, device=None if L.is_global else L.device).expand(*L.shape[:-2], n, n)
+        inverse = _cholesky_solve(identity, L, upper)
+        ctx.upper = upper
+        ctx.save_for_backward(L, inverse)
+        return inverse
+
+    @staticmethod
+    def backward(ctx, grad):
+        L, inverse = ctx.saved_tensors
+        common = inverse @ ((grad + grad.mH) @ inverse)
+        return -(L @ common) if ctx.upper else -(common @ L), None
 
 
 def _approximate_basis(A, q, niter):
