@@ -198,3 +198,36 @@ def test_prod_second_derivative_with_one_or_two_zeros():
     (g * mf.tensor([1.0, 2.0, 3.0, 4.0], dtype=mf.float64)).sum().backward()
     np.testing.assert_array_equal(g.detach().numpy(), [6, 0, 0, 0])
     np.testing.assert_array_equal(y.grad.numpy(), [60, 3, 2, 12])
+
+
+def test_autograd_functional_zeros_and_strict_as_torchs():
+    AF = mf.autograd.functional
+    x, y = mf.ones(2, dtype=mf.float64), mf.ones(2, dtype=mf.float64)
+    # a constant output's jacobian and a linear function's hessian are zeros (raised before)
+    assert AF.jacobian(lambda a: mf.ones(2), x).tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    assert AF.hessian(lambda a: (a * 2).sum(), x).tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    assert AF.hvp(lambda a: (a * 2).sum(), x, x)[1].tolist() == [0.0, 0.0]
+    out, h = AF.hvp(lambda a: (a * a).sum(), mf.ones(1, dtype=mf.float64))  # v may be None for one element
+    assert h.tolist() == [2.0]
+    ga, gb = AF.vjp(lambda a, b: (a * 2).sum(), (x, y))[1]
+    assert ga.tolist() == [2.0, 2.0] and gb.tolist() == [0.0, 0.0]
+    raises = [
+        (lambda: AF.jacobian(lambda a, b: a * 2, (x, y), strict=True), "Output 0 of the user-provided function is independent of input 1"),
+        (lambda: AF.jacobian(lambda a: mf.ones(2), x, strict=True), "Output 0 of the user-provided function does not require gradients"),
+        (lambda: AF.jacobian(lambda a: a * 2, x, strict=True, vectorize=True), "`strict=True` and `vectorized=True`"),
+        (lambda: AF.vjp(lambda a, b: (a * 2).sum(), (x, y), strict=True), "independent of input 1"),
+        (lambda: AF.vjp(lambda a: (a * 2).sum(), x, strict=True, create_graph=True), "when create_graph=True"),
+        (lambda: AF.jvp(lambda a, b: a * 2, (x, y), (x, y), strict=True), "independent of input 1"),
+        (lambda: AF.hessian(lambda a: (a * 2).sum(), x, strict=True), "jacobian of the user-provided function with respect to input 0 is independent"),
+        (lambda: AF.hvp(lambda a: a * 2, x, x), "should contain a single element"),
+        (lambda: AF.vjp(lambda a: a * 2, x), "v can only be None"),
+        (lambda: AF.jvp(lambda a: a * 2, x), "v can only be None"),
+        (lambda: AF.vjp(lambda a: a * 2, x, mf.ones(3)), "v has invalid size"),
+    ]
+    for call, message in raises:
+        with pytest.raises(RuntimeError, match=message):
+            call()
+    with pytest.raises(NotImplementedError, match="only implemented for `vectorize=True`"):
+        AF.jacobian(lambda a: a * 2, x, strategy="forward-mode")
+    with pytest.raises(TypeError, match="must be either a Tensor or a tuple of Tensors"):
+        AF.vjp(lambda a: 3.0, x)
