@@ -569,15 +569,17 @@ class _Logit(_autograd_function.Function):
 
     @staticmethod
     def forward(ctx, input, eps):
+        from ._ops_elementwise import where
         ctx.eps = eps
         ctx.save_for_backward(input)
-        x = input if eps is None else input.clamp(eps, 1 - eps)
+        # torch's x < eps ? eps : x > 1 - eps ? 1 - eps : x (for eps > 0.5 too, where a clamp would give 1 - eps)
+        x = input if eps is None else where(input < eps, eps, where(input > 1 - eps, 1 - eps, input))
         return (x / (1 - x)).log()
 
     @staticmethod
     def backward(ctx, grad):
-        from ._ops_elementwise import where
         x, = ctx.saved_tensors
+        from ._ops_elementwise import where
         lo, hi = (0.0, 1.0) if ctx.eps is None else (ctx.eps, 1 - ctx.eps)
         outside = (x < lo) | (x > hi)
         return where(outside, _np.nan if ctx.eps is None else 0.0, grad / (x * (1 - x))), None

@@ -352,7 +352,9 @@ class _XTimesLog(_Function):
         da = where((a == 0) & (b <= ctx.lowest), 0.0, _x_times_log(grad, b, ctx.lowest, ctx.log)) \
             if ctx.needs_input_grad[0] else None
         db = grad * a / (b - ctx.lowest) if ctx.needs_input_grad[1] else None
-        return da, db, None, None
+        # each summed over the dims it was broadcast along
+        return (None if da is None else da.sum_to_size(*a.shape), None if db is None else db.sum_to_size(*b.shape),
+                None, None)
 
 
 def renorm(input, p, dim, maxnorm):

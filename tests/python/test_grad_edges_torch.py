@@ -231,3 +231,13 @@ def test_autograd_functional_zeros_and_strict_as_torchs():
         AF.jacobian(lambda a: a * 2, x, strategy="forward-mode")
     with pytest.raises(TypeError, match="must be either a Tensor or a tuple of Tensors"):
         AF.vjp(lambda a: 3.0, x)
+
+
+def test_xlogy_broadcasts_its_gradients_back_and_logit_eps_above_a_half():
+    gx, gy = grad_of(mf.xlogy, [[0.5], [2.0]], [1.0, 3.0, 0.25])
+    np.testing.assert_allclose(gx, [[math.log(0.75)], [math.log(0.75)]])
+    np.testing.assert_allclose(gy, [2.5, 2.5 / 3, 10.0])
+    x = [0.3, -0.5, 1.5, 0.0, 1.0]
+    # torch's x < eps ? eps : (x > 1 - eps ? 1 - eps : x), not a clamp (whose min > max gives max)
+    np.testing.assert_allclose(mf.logit(mf.tensor(x), 0.6).numpy(), [0.4055, 0.4055, -0.4055, 0.4055, -0.4055], atol=1e-4)
+    np.testing.assert_array_equal(mf.logit(mf.tensor(x), 1).numpy(), [inf, inf, -inf, inf, -inf])
