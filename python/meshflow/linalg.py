@@ -329,12 +329,38 @@ def _tolerance(S, A, atol, rtol, hermitian=False):
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """The pseudo-inverse from the SVD: singular values at or below the tolerance
-    (max(atol, rtol * largest)) dropped, as torch's."""
-    U, S, Vh = svd(A, full_matrices=False)
-    keep = S > _tolerance(S, A, atol, rtol)
-    from ._ops_elementwise import where
-    inverse = where(keep, 1.0 / where(keep, S, 1.0), 0.0).to(S.dtype)
-    return (Vh.transpose(-2, -1) * inverse.unsqueeze(-2)).matmul(U.transpose(-2, -1))
+    (max(atol, rtol * largest)) dropped, as torch's; its gradient is torch's closed form."""
+    return _PseudoInverse.apply(A, atol, rtol)
+
+
+class _PseudoInverse(_Function):
+    """pinv's gradient is torch's pinv_backward, a closed form in A and pinv(A) (Golub and
+    Pereyra's): differentiating through the SVD gives another one where singular values are
+    dropped, and NaN where the dropped ones repeat (a rank-deficient matrix)."""
+
+    @staticmethod
+    def forward(ctx, A, atol, rtol):
+        from ._ops_elementwise import where
+        U, S, Vh = svd(A, full_matrices=False)
+        keep = S > _tolerance(S, A, atol, rtol)
+        inverse = where(keep, 1.0 / where(keep, S, 1.0), 0.0).to(S.dtype)
+        result = (Vh.transpose(-2, -1) * inverse.unsqueeze(-2)).matmul(U.transpose(-2, -1))
+        ctx.save_for_backward(A, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        A, P = ctx.saved_tensors
+        Ph, gh = P.mH, grad.mH
+        if A.shape[-2] <= A.shape[-1]:  # the products of the smaller dims, as torch's
+            K = gh @ P
+            KPh = K @ Ph
+            dA = -(P @ K).mH + KPh - (A @ P) @ KPh + (Ph @ P) @ (gh - K @ A)
+        else:
+            K = P @ gh
+            PhK = Ph @ K
+            dA = -(K @ P).mH + (gh - A @ K) @ P @ Ph + PhK - PhK @ P @ A
+        return dA, None, None
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):

@@ -241,3 +241,14 @@ def test_xlogy_broadcasts_its_gradients_back_and_logit_eps_above_a_half():
     # torch's x < eps ? eps : (x > 1 - eps ? 1 - eps : x), not a clamp (whose min > max gives max)
     np.testing.assert_allclose(mf.logit(mf.tensor(x), 0.6).numpy(), [0.4055, 0.4055, -0.4055, 0.4055, -0.4055], atol=1e-4)
     np.testing.assert_array_equal(mf.logit(mf.tensor(x), 1).numpy(), [inf, inf, -inf, inf, -inf])
+
+
+def test_pinv_gradient_is_torchs_closed_form_where_singular_values_are_dropped():
+    A = mf.tensor([[2.0, 0.5, -1.0], [0.3, 1.5, 0.7]], dtype=mf.float64, requires_grad=True)
+    w = mf.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], dtype=mf.float64)
+    (mf.linalg.pinv(A, rtol=0.5) * w).sum().backward()  # one of two singular values dropped
+    np.testing.assert_allclose(A.grad.numpy(), [[0.4576904291, 0.0949833163, 0.2950512486],
+                                                [-0.6541788981, -2.6898501926, 0.4329658087]], atol=1e-9)
+    a = mf.tensor([[1.0, 2.0, 3.0, 4.0]], dtype=mf.float64, requires_grad=True)
+    mf.linalg.pinv(a.expand(3, 4)).sum().backward()  # rank 1: repeated zero singular values (was NaN)
+    np.testing.assert_allclose(a.grad.numpy(), [[1 / 90, -1 / 90, -1 / 30, -1 / 18]], atol=1e-12)
