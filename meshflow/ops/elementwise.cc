@@ -1230,15 +1230,18 @@ Var pow_exponent_grad(const Var& a, const Var& b, const Var& y, const Var& dy) {
 }
 
 // maximum (`wins` = "gt") and minimum ("lt"): dy goes to the input that wins, split evenly
-// on ties, as in torch.
+// on ties, as in torch: each input's share is dy, halved on a tie, zeroed where the other
+// wins. Where either is NaN neither wins and both take all of dy (torch's).
 GradFn select_grad(const std::string& wins) {
   return [wins](const GradContext& g) {
     const Var &a = g.inputs[0], &b = g.inputs[1], &dy = g.grad_outputs[0];
-    const Var share_of_a =
-        fn::add(fn::cast(call1(wins, {a, b}), dy.dtype()), fn::mul_scalar(fn::cast(fn::eq(a, b), dy.dtype()), 0.5));
-    const Var da = fn::mul(dy, share_of_a);
-    return std::vector<Var>{g.needs_grad[0] ? fn::sum_to(da, a.shape()) : Var(),
-                            g.needs_grad[1] ? fn::sum_to(fn::sub(dy, da), b.shape()) : Var()};
+    const Var half_tie = fn::mul_scalar(fn::cast(fn::eq(a, b), dy.dtype()), 0.5);
+    auto share = [&](const Var& self, const Var& other) {
+      const Var lost = fn::cast(call1(wins, {other, self}), dy.dtype());
+      return fn::mul(dy, fn::sub(fn::sub(fn::ones_like(lost), lost), half_tie));
+    };
+    return std::vector<Var>{g.needs_grad[0] ? fn::sum_to(share(a, b), a.shape()) : Var(),
+                            g.needs_grad[1] ? fn::sum_to(share(b, a), b.shape()) : Var()};
   };
 }
 

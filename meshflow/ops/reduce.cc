@@ -585,11 +585,19 @@ GradFn sum_grad(const std::string& op, bool mean) {
 }
 
 // amax, amin: the gradient goes to the elements equal to the result, split evenly among
-// ties, as in torch.
+// ties, as in torch (a NaN result equals nothing: NaN everywhere, as torch's amax). With the
+// attribute nan_is_extremum (torch.max() and min() of every element, whose backward differs
+// from amax's), a NaN result's gradient is split among the NaN elements instead.
 GradFn extremum_grad(const std::string& op) {
   return [op](const GradContext& g) {
     const Reduced r = reduced_of(op, g);
-    const Var is_extremum = fn::cast(fn::eq(g.inputs[0], with_kept_dims(g.outputs[0], r)), g.inputs[0].dtype());
+    const Var& x = g.inputs[0];
+    const Var out = with_kept_dims(g.outputs[0], r);
+    Var is_extremum = fn::cast(fn::eq(x, out), x.dtype());
+    if (g.attrs.has("nan_is_extremum") && g.attrs.get_bool("nan_is_extremum")) {
+      // disjoint from eq: a NaN result equals no element
+      is_extremum = fn::add(is_extremum, fn::cast(fn::logical_and(fn::ne(x, x), fn::ne(out, out)), x.dtype()));
+    }
     const Var ties = fn::sum(is_extremum, g.attrs.get_ints("dims"), /*keepdim=*/true);
     return std::vector<Var>{fn::mul(is_extremum, fn::div(with_kept_dims(g.grad_outputs[0], r), ties))};
   };
@@ -627,18 +635,27 @@ OpDef prod_op() {
   };
   // d prod / d x_i is the product of the others: prod / x_i without zeros; with one zero in
   // the reduced elements, the product of the nonzero ones at the zero and 0 elsewhere; with
-  // more, 0. A complex x's is its conjugate (torch's).
+  // more, 0. A complex x's is its conjugate (torch's). Those zeros are written as products
+  // with the zero elements (their sum z: the zero itself where there is one, the other one at
+  // a zero where there are two), so that the gradient's own gradient (create_graph) is the
+  // product of the others too: z (P / x_i) and (z - x_i) P are 0, but not their derivatives.
   def.grad = [name](const GradContext& g) {
     const Reduced r = reduced_of(name, g);
     const Var& x = g.inputs[0];
     const std::vector<int64_t>& dims = g.attrs.get_ints("dims");
     const Var zero = fn::eq(x, fn::zeros_like(x));
-    const Var nonzero_product =
-        call1(name, {fn::where(zero, fn::ones_like(x), x)}, {{"dims", dims}, {"keepdim", true}});
+    const Var nonzero_x = fn::where(zero, fn::ones_like(x), x);
+    const Var nonzero_product = call1(name, {nonzero_x}, {{"dims", dims}, {"keepdim", true}});
+    const Var zero_sum = fn::sum(fn::where(zero, x, fn::zeros_like(x)), dims, /*keepdim=*/true);
     const Var zeros = fn::sum(fn::cast(zero, DType::kInt64), dims, /*keepdim=*/true);
-    const Var none = fn::eq(zeros, fn::zeros_like(zeros)), one = fn::eq(zeros, fn::ones_like(zeros));
-    const Var others = fn::where(none, fn::div(nonzero_product, fn::where(zero, fn::ones_like(x), x)),
-                                 fn::where(fn::logical_and(one, zero), nonzero_product, fn::zeros_like(x)));
+    auto count_is = [&](int64_t n) { return fn::eq(zeros, fn::full_like(zeros, static_cast<double>(n))); };
+    const Var at_nonzero = fn::where(count_is(0), fn::div(nonzero_product, nonzero_x),
+                                     fn::where(count_is(1), fn::mul(zero_sum, fn::div(nonzero_product, nonzero_x)),
+                                               fn::zeros_like(x)));
+    const Var at_zero = fn::where(count_is(1), nonzero_product,
+                                  fn::where(count_is(2), fn::mul(fn::sub(zero_sum, x), nonzero_product),
+                                            fn::zeros_like(x)));
+    const Var others = fn::where(zero, at_zero, at_nonzero);
     const Var slope = is_complex(x.dtype()) ? call1("conj", {others}) : others;
     return std::vector<Var>{fn::mul(slope, with_kept_dims(g.grad_outputs[0], r))};
   };

@@ -10,6 +10,7 @@ import operator
 import numpy as _np
 
 from . import _C, _dtype
+from . import _function as _autograd_function
 from ._promotion import get_default_dtype
 from ._tensor import Size, Tensor, _impl_of, _in_memory_format, _shared_numpy, apply, set_printoptions, tensor
 from .return_types import named as _returns
@@ -477,9 +478,10 @@ def diagonal_layout(shape, offset, dim1, dim2):
     rows, cols = shape[dim1], shape[dim2]
     start_r, start_c = builtins.max(-offset, 0), builtins.max(offset, 0)
     length = builtins.max(0, builtins.min(rows - start_r, cols - start_c))
+    if not length:  # an empty diagonal starts at 0: an offset past an empty dim is no element of it
+        return order, (0, 0, cols + 1)
     first = start_r * cols + start_c
-    stop = first + (length - 1) * (cols + 1) + 1 if length else first
-    return order, (first, stop, cols + 1)
+    return order, (first, first + (length - 1) * (cols + 1) + 1, cols + 1)
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
@@ -567,8 +569,30 @@ def logit(input, eps=None):
     wrap)."""
     if not input.is_floating_point():
         input = input.to(get_default_dtype())
-    x = input if eps is None else input.clamp(eps, 1 - eps)
-    return (x / (1 - x)).log()
+    return _Logit.apply(input, eps)
+
+
+class _Logit(_autograd_function.Function):
+    """logit's gradient is torch's, 1 / (x (1 - x)) inside the domain, and outside it NaN (no
+    eps) or 0 (x clamped by eps); differentiating log(x / (1 - x)) would give a finite gradient
+    at an x below 0 or above 1, where the value is NaN."""
+
+    @staticmethod
+    def forward(ctx, input, eps):
+        from ._ops_elementwise import where
+        ctx.eps = eps
+        ctx.save_for_backward(input)
+        # torch's x < eps ? eps : x > 1 - eps ? 1 - eps : x (for eps > 0.5 too, where a clamp would give 1 - eps)
+        x = input if eps is None else where(input < eps, eps, where(input > 1 - eps, 1 - eps, input))
+        return (x / (1 - x)).log()
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        from ._ops_elementwise import where
+        lo, hi = (0.0, 1.0) if ctx.eps is None else (ctx.eps, 1 - ctx.eps)
+        outside = (x < lo) | (x > hi)
+        return where(outside, _np.nan if ctx.eps is None else 0.0, grad / (x * (1 - x))), None
 
 
 def sinc(input):

@@ -17,6 +17,7 @@ import builtins
 import operator
 
 from . import _C, _dtype
+from ._function import Function as _Function
 from ._ops_elementwise import _binary, _named, _promote, _unary, abs, cast, clamp, eq, gt, mul, ne, neg, where
 from ._ops_reduce import sum as _sum
 from .return_types import named as _returns
@@ -292,10 +293,24 @@ def _evenly_differentiated(flat, value):
     the value itself stays exact (a mean of the equal elements could round)."""
     if not (flat.requires_grad and is_grad_enabled()):
         return value
-    v = value.detach()
-    hits = cast(eq(flat, v) | (ne(flat, flat) & ne(v, v)), flat.dtype)
-    share = _sum(flat * (hits / _sum(hits)).detach())
-    return v + (share - share.detach())
+    return _EvenlyShared.apply(flat, value.detach())
+
+
+class _EvenlyShared(_Function):
+    """value, whose gradient goes to flat's elements equal to it, split evenly. A backward of
+    its own: carrying the gradient by arithmetic (value + (s - s.detach()) for a sum s of
+    flat's elements) made the value NaN wherever flat held an inf or a NaN."""
+
+    @staticmethod
+    def forward(ctx, flat, value):
+        hits = cast(eq(flat, value) | (ne(flat, flat) & ne(value, value)), flat.dtype)
+        ctx.save_for_backward(hits / _sum(hits))
+        return value.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        share, = ctx.saved_tensors
+        return grad * share, None
 
 
 def nanmedian(input, dim=None, keepdim=False):

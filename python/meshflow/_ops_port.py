@@ -26,7 +26,8 @@ from ._ops_creation import arange, zeros
 from ._ops_elementwise import minimum, where
 from ._ops_shape import cat
 from ._promotion import get_default_dtype
-from ._tensor import Tensor, apply, tensor
+from ._function import Function as _Function
+from ._tensor import Tensor, apply, is_grad_enabled, tensor
 from .nn.modules import Module
 from .return_types import named as _returns
 
@@ -205,9 +206,12 @@ def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     cols = arange(n, device=input.device).unsqueeze(0)
     on = (cols - rows) == offset
     index = minimum(rows, cols).clamp(0, builtins.max(length - 1, 0))  # entry (r, c) reads input[..., min(r, c)]
-    values = input.unsqueeze(-2).expand(*input.shape[:-1], n, length)
-    out = where(on, values.gather(-1, index.expand(*input.shape[:-1], n, n)), zeros((), dtype=input.dtype,
-                                                                                   device=input.device))
+    if length:
+        values = input.unsqueeze(-2).expand(*input.shape[:-1], n, length)
+        out = where(on, values.gather(-1, index.expand(*input.shape[:-1], n, n)), zeros((), dtype=input.dtype,
+                                                                                       device=input.device))
+    else:  # nothing to gather from: |offset| x |offset| zeros (the empty sum keeps the graph)
+        out = input.sum(-1).to(input.dtype)[..., None, None].expand(*input.shape[:-1], n, n).contiguous()
     ndim = out.ndim
     dim1, dim2 = dim1 % ndim, dim2 % ndim
     if dim1 == dim2:
@@ -318,12 +322,39 @@ def xlogy(input, other):
 
 def _x_times_log(input, other, lowest, log):
     """input * other.<log>(), 0 where input is 0 and other is not NaN: other <= lowest
-    (log's value -inf or NaN) and other == inf are taken at lowest + 1 there."""
+    (log's value -inf or NaN) and other == inf are taken at lowest + 1 there. The gradients
+    are torch's formulas: xlogy(grad, other) in input (0 where input is 0 and other <= lowest),
+    and input / (other - lowest) in other everywhere (inf at other == lowest, NaN where input is 0 too), which differentiating
+    the product with other moved to lowest + 1 would not give."""
     from ._ops_elementwise import _promote, _tensors
     a, b, dtype = _promote(input, other, floats=True)
     a, b = _tensors(a, b, dtype)
+    if (a.requires_grad or b.requires_grad) and is_grad_enabled():
+        return _XTimesLog.apply(a, b, lowest, log)
+    return _x_times_log_value(a, b, lowest, log)
+
+
+def _x_times_log_value(a, b, lowest, log):
     degenerate = (a == 0) & ((b <= lowest) | (b == float("inf")))
     return a * getattr(where(degenerate, lowest + 1.0, b), log)()
+
+
+class _XTimesLog(_Function):
+    @staticmethod
+    def forward(ctx, a, b, lowest, log):
+        ctx.lowest, ctx.log = lowest, log
+        ctx.save_for_backward(a, b)
+        return _x_times_log_value(a, b, lowest, log)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        da = where((a == 0) & (b <= ctx.lowest), 0.0, _x_times_log(grad, b, ctx.lowest, ctx.log)) \
+            if ctx.needs_input_grad[0] else None
+        db = grad * a / (b - ctx.lowest) if ctx.needs_input_grad[1] else None
+        # each summed over the dims it was broadcast along
+        return (None if da is None else da.sum_to_size(*a.shape), None if db is None else db.sum_to_size(*b.shape),
+                None, None)
 
 
 def renorm(input, p, dim, maxnorm):

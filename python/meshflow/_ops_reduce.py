@@ -227,7 +227,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     dims = _dims(dim)
     if p == 0:
         return sum((input != 0).to(input.dtype), dims, keepdim)
-    x = input.abs()
+    # 2: x * x, not |x| * |x|, whose second derivative is 0 where x is 0 (torch's: 2 / norm there)
+    x = input if p == 2 and not input.dtype.is_complex else input.abs()
     if p == float("inf"):
         out = amax(x, dims, keepdim)
     elif p == float("-inf"):

@@ -52,8 +52,10 @@ def argmin(input, dim=None, keepdim=False):
 def _extreme(name, reduce, pairwise, input, dim, keepdim):
     if isinstance(dim, Tensor):  # torch.max(a, b): elementwise
         return _C.grad_fn_as(pairwise(input, dim), f"{name.capitalize()}imumBackward0", input, dim)
-    if dim is None:
-        return _C.grad_fn_as(reduce(input), f"{name.capitalize()}Backward1", input)
+    if dim is None:  # amax's value; its gradient at a NaN result goes to the NaN elements (torch's)
+        out = apply(reduce.__name__, [input], {"dims": [], "keepdim": False, "nan_is_extremum": True})[0] \
+            if input.requires_grad else reduce(input)
+        return _C.grad_fn_as(out, f"{name.capitalize()}Backward1", input)
     # The gradient goes to the returned index alone, as torch's (amax's splits it among ties).
     return _returns(name)(*_along(name + "_dim", input, dim, keepdim))
 

@@ -58,6 +58,19 @@ def _shape(sample_shape):
     return tuple(sample_shape) if not isinstance(sample_shape, int) else (sample_shape,)
 
 
+def _validating(method):
+    """`method` (a family's log_prob or cdf) that first checks its value, where validation is on."""
+    import functools
+
+    @functools.wraps(method)
+    def checked(self, value, *args, **kwargs):
+        if self._validate_args:
+            self._validate_sample(value)
+        return method(self, value, *args, **kwargs)
+    checked._validates = True
+    return checked
+
+
 class Distribution:
     """What every family has: batch_shape, event_shape, sample (no gradient), stddev; and, as
     torch's, `arg_constraints` (parameter name -> the constraint it meets) and `support` (the
@@ -70,6 +83,60 @@ class Distribution:
     def __init__(self, batch_shape=(), event_shape=(), validate_args=None):
         from ._api import Size
         self.batch_shape, self.event_shape = Size(batch_shape), Size(event_shape)
+        if validate_args is not None:
+            self._validate_args = validate_args
+
+    def __init_subclass__(cls, **kwargs):
+        """log_prob and cdf check their value first, as torch's (where validation is on, its
+        default): a value outside the support raises a ValueError instead of giving a number."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None:  # the families take validate_args without passing it on
+            import functools
+
+            @functools.wraps(init)
+            def recording(self, *args, **kwargs):
+                init(self, *args, **kwargs)
+                if kwargs.get("validate_args") is not None:
+                    self._validate_args = kwargs["validate_args"]
+            cls.__init__ = recording
+        for name in ("log_prob", "cdf"):
+            method = cls.__dict__.get(name)
+            if method is not None and not getattr(method, "_validates", False):
+                setattr(cls, name, _validating(method))
+
+    @property
+    def _validate_args(self):
+        return self.__dict__.get("_validate_args_value", Distribution._validate_default)
+
+    @_validate_args.setter
+    def _validate_args(self, value):
+        self.__dict__["_validate_args_value"] = bool(value)
+
+    def _validate_sample(self, value):
+        """torch's checks of a value given to log_prob / cdf: a tensor, whose trailing dims are
+        the event shape and whose others broadcast with the batch shape, inside the support."""
+        if not isinstance(value, Tensor):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        event = tuple(self.event_shape)
+        shape = tuple(value.shape)
+        if shape[len(shape) - len(event):] != event or len(shape) < len(event):
+            raise ValueError(f"The right-most size of value must match event_shape: {value.size()} vs {self.event_shape}.")
+        for i, j in zip(reversed(shape), reversed(tuple(self.batch_shape) + event)):
+            if i != 1 and j != 1 and i != j:
+                raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: {value.size()} vs "
+                                 f"{self.batch_shape + self.event_shape}.")
+        try:
+            support = self.support
+        except NotImplementedError:  # a family without one: nothing to check, as torch's
+            return
+        if support is None:
+            return
+        valid = support.check(value)
+        if not bool(valid.all()):
+            raise ValueError(f"Expected value argument ({type(value).__name__} of shape {tuple(value.shape)}) to be "
+                             f"within the support ({support!r}) of the distribution {self!r}, but found invalid "
+                             f"values:\n{value}")
 
     def sample(self, sample_shape=()):
         with no_grad():

@@ -13,6 +13,7 @@ import builtins
 
 from . import _C, _dtype
 from ._tensor import Tensor, apply, is_grad_enabled
+from ._function import Function as _Function
 from .return_types import named as _returns
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "LinAlgError", "solve", "inv", "det", "slogdet", "cholesky", "qr",
@@ -346,12 +347,38 @@ def _tolerance(S, A, atol, rtol, hermitian=False):
 
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """The pseudo-inverse from the SVD: singular values at or below the tolerance
-    (max(atol, rtol * largest)) dropped, as torch's."""
-    U, S, Vh = svd(A, full_matrices=False)
-    keep = S > _tolerance(S, A, atol, rtol)
-    from ._ops_elementwise import where
-    inverse = where(keep, 1.0 / where(keep, S, 1.0), 0.0).to(S.dtype)
-    return (Vh.transpose(-2, -1) * inverse.unsqueeze(-2)).matmul(U.transpose(-2, -1))
+    (max(atol, rtol * largest)) dropped, as torch's; its gradient is torch's closed form."""
+    return _PseudoInverse.apply(A, atol, rtol)
+
+
+class _PseudoInverse(_Function):
+    """pinv's gradient is torch's pinv_backward, a closed form in A and pinv(A) (Golub and
+    Pereyra's): differentiating through the SVD gives another one where singular values are
+    dropped, and NaN where the dropped ones repeat (a rank-deficient matrix)."""
+
+    @staticmethod
+    def forward(ctx, A, atol, rtol):
+        from ._ops_elementwise import where
+        U, S, Vh = svd(A, full_matrices=False)
+        keep = S > _tolerance(S, A, atol, rtol)
+        inverse = where(keep, 1.0 / where(keep, S, 1.0), 0.0).to(S.dtype)
+        result = (Vh.transpose(-2, -1) * inverse.unsqueeze(-2)).matmul(U.transpose(-2, -1))
+        ctx.save_for_backward(A, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        A, P = ctx.saved_tensors
+        Ph, gh = P.mH, grad.mH
+        if A.shape[-2] <= A.shape[-1]:  # the products of the smaller dims, as torch's
+            K = gh @ P
+            KPh = K @ Ph
+            dA = -(P @ K).mH + KPh - (A @ P) @ KPh + (Ph @ P) @ (gh - K @ A)
+        else:
+            K = P @ gh
+            PhK = Ph @ K
+            dA = -(K @ P).mH + (gh - A @ K) @ P @ Ph + PhK - PhK @ P @ A
+        return dA, None, None
 
 
 def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
@@ -521,10 +548,30 @@ def _triangular_solve(b, A, upper=True, transpose=False, unitriangular=False):
 
 def _cholesky_inverse(L, upper=False):
     """torch.cholesky_inverse: A^-1 from A's Cholesky factor (lower, or upper)."""
-    from ._ops_creation import eye
-    n = L.shape[-1]
-    identity = eye(n, dtype=L.dtype, device=None if L.is_global else L.device).expand(*L.shape[:-2], n, n)
-    return _cholesky_solve(identity, L, upper)
+    return _CholeskyInverse.apply(L, bool(upper))
+
+
+class _CholeskyInverse(_Function):
+    """The value reads L's triangle alone, but the gradient is torch's formula, which multiplies
+    by all of L: -(A^-1 (G + G^H) A^-1) L (lower; -U (..) upper). Composing the two triangular
+    solves would differentiate the triangle alone, another gradient wherever L is not
+    triangular (an SPD matrix passed for its factor, as programs do)."""
+
+    @staticmethod
+    def forward(ctx, L, upper):
+        from ._ops_creation import eye
+        n = L.shape[-1]
+        identity = eye(n, dtype=L.dtype, device=None if L.is_global else L.device).expand(*L.shape[:-2], n, n)
+        inverse = _cholesky_solve(identity, L, upper)
+        ctx.upper = upper
+        ctx.save_for_backward(L, inverse)
+        return inverse
+
+    @staticmethod
+    def backward(ctx, grad):
+        L, inverse = ctx.saved_tensors
+        common = inverse @ ((grad + grad.mH) @ inverse)
+        return -(L @ common) if ctx.upper else -(common @ L), None
 
 
 def _approximate_basis(A, q, niter):

@@ -6,6 +6,7 @@ from ._ops_math import _float_binary, mvlgamma as _mvlgamma
 from ._ops_port import xlogy
 from ._ops_reduce import logsumexp
 from ._api import logit
+from ._function import Function as _Function
 from ._tensor import Tensor as _Tensor
 
 __all__ = ["expit", "logit", "erf", "erfc", "erfinv", "expm1", "exp2", "log1p", "round", "xlogy", "logsumexp",
@@ -29,10 +30,23 @@ def sinc(input):
 
 
 def entr(input):
-    """-x log x for x > 0, 0 at 0, -inf below."""
-    from ._ops_elementwise import where
-    safe = where(input > 0, input, 1.0)
-    return where(input > 0, -input * safe.log(), where(input == 0, 0.0, float("-inf")))
+    """-x log x for x > 0, 0 at 0, -inf below; the gradient is torch's -(1 + log x) everywhere
+    (inf at 0, NaN below)."""
+    return _Entr.apply(input)
+
+
+class _Entr(_Function):
+    @staticmethod
+    def forward(ctx, input):
+        from ._ops_elementwise import where
+        ctx.save_for_backward(input)
+        safe = where(input > 0, input, 1.0)
+        return where(input > 0, -input * safe.log(), where(input == 0, 0.0, float("-inf")))
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, = ctx.saved_tensors
+        return -grad * (1 + x.log())
 
 
 def xlog1py(input, other):

@@ -321,7 +321,10 @@ def test_distribution_supports_inverse_cdfs_and_perplexity():
     b = D.Bernoulli(probs=mf.tensor([0.2, 0.7]))
     assert b.enumerate_support().tolist() == [[0.0, 0.0], [1.0, 1.0]]
     u = D.Uniform(mf.tensor([0.0, 1.0]), mf.tensor([2.0, 5.0]))
-    np.testing.assert_allclose(u.cdf(mf.tensor([1.0, 6.0])).numpy(), [0.5, 1.0])
+    with pytest.raises(ValueError, match="within the support"):  # torch's validation: 6 is outside [1, 5]
+        u.cdf(mf.tensor([1.0, 6.0]))
+    unchecked = D.Uniform(mf.tensor([0.0, 1.0]), mf.tensor([2.0, 5.0]), validate_args=False)
+    np.testing.assert_allclose(unchecked.cdf(mf.tensor([1.0, 6.0])).numpy(), [0.5, 1.0])
     np.testing.assert_allclose(u.icdf(mf.tensor([0.25, 0.5])).numpy(), [0.5, 3.0])
     assert math.isnan(u.mode[0].item())
     lap = D.Laplace(1.0, 2.0)

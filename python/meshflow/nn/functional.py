@@ -341,7 +341,8 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     if log_target:
         pointwise = exp(target) * (target - input)
     else:
-        pointwise = target * log(where(target == 0, 1.0, target)) - target * input
+        from .._ops_port import xlogy  # torch's: so target's gradient is xlogy's too (NaN at 0)
+        pointwise = xlogy(target, target) - target * input
     if reduction == "batchmean":
         return pointwise.sum() / batch
     return _reduce(pointwise, reduction, "kl_div")

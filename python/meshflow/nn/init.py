@@ -28,6 +28,9 @@ def calculate_gain(nonlinearity, param=None):
     if nonlinearity == "relu":
         return math.sqrt(2.0)
     if nonlinearity == "leaky_relu":
+        # torch's check: a number, but not a bool (True would pass as a slope of 1)
+        if param is not None and (isinstance(param, bool) or not isinstance(param, (int, float))):
+            raise ValueError(f"negative_slope {param} not a valid number")
         slope = 0.01 if param is None else param
         return math.sqrt(2.0 / (1 + slope ** 2))
     if nonlinearity == "selu":
@@ -97,12 +100,26 @@ def _kaiming_std(tensor, a, mode, nonlinearity):
     return calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
 
 
+def _no_elements(tensor):
+    """torch's kaiming initializers do nothing to a tensor without elements (its fan may be
+    0), with a warning, before looking at their other arguments."""
+    if 0 not in tuple(tensor.shape):
+        return False
+    import warnings
+    warnings.warn("Initializing zero-element tensors is a no-op")
+    return True
+
+
 def kaiming_uniform_(tensor, a=0.0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    if _no_elements(tensor):
+        return tensor
     bound = math.sqrt(3.0) * _kaiming_std(tensor, a, mode, nonlinearity)
     return uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(tensor, a=0.0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    if _no_elements(tensor):
+        return tensor
     return normal_(tensor, 0.0, _kaiming_std(tensor, a, mode, nonlinearity), generator)
 
 
