@@ -51,6 +51,7 @@
 #include "meshflow/core/error.h"
 #include "meshflow/ops/functional.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/line_picks.h"
 #include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/registry.h"
 #include "meshflow/ops/scan_util.h"
@@ -373,22 +374,11 @@ int64_t mode_kept(const Attrs&, const Shape& shape, int64_t dim) {
   return 1;
 }
 
-// torch's CPU mode_kernel step for step: std::sort of the line by value (plain <), then the
-// longest run of equal values, the first (smallest) of equally long ones, its last element
-// moved to the front; so the index among equal values is the one torch returns.
+// mode: linepick::mode_pick's pair moved to the front.
 OpDef mode_op() {
   return picked_lines_op(kMode, mode_kept, [](const Attrs&, const Shape&, DType) {
     return [](auto& line, int64_t) {
-      std::sort(line.begin(), line.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-      const size_t n = line.size();
-      size_t best = 0, best_count = 0, count = 0;
-      for (size_t i = 0; i < n; ++i) {
-        ++count;
-        if (i + 1 == n || line[i].first != line[i + 1].first) {
-          if (count > best_count) best = i, best_count = count;
-          count = 0;
-        }
-      }
+      const size_t best = linepick::mode_pick(line);
       std::swap(line[0], line[best]);
     };
   });
@@ -537,9 +527,8 @@ OpDef extreme_op(const char* name) {
 
 int64_t every_kept(const Attrs&, const Shape& shape, int64_t dim) { return shape.empty() ? 1 : shape[dim]; }
 
-// torch's cummax_cummin_helper step for step: the running extreme and its index, a later equal
-// value taking the index (>= for cummax, <= for cummin), a NaN taking it always and holding
-// it against every later number; each pair (value, index) replaces the line's element.
+// The running extreme and its index (linepick::running_takes), each pair replacing the line's
+// element.
 template <bool kLargest>
 OpDef running_extreme_op(const char* name) {
   return picked_lines_op(name, every_kept, [](const Attrs&, const Shape&, DType) {
@@ -548,8 +537,7 @@ OpDef running_extreme_op(const char* name) {
       auto best = line[0].first;
       int64_t at = 0;
       for (auto& [value, index] : line) {
-        const bool takes = kLargest ? value >= best : value <= best;
-        if (value != value || (best == best && takes)) best = value, at = index;
+        if (linepick::running_takes<kLargest>(best, value)) best = value, at = index;
         value = best, index = at;
       }
     };

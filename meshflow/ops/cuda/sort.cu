@@ -1,6 +1,6 @@
 // Copyright 2026 The meshflow Authors.
 // The CUDA kernels of ops/sort.cc: cumsum, cumprod, logcumsumexp, their backward ops, sort,
-// kthvalue, max_dim, min_dim, flip.
+// kthvalue, cummax, cummin, mode, max_dim, min_dim, flip.
 //
 // Scans run one thread per line (a tensor seen as [outer, n, inner] around the scanned dim
 // has outer * inner lines of n elements), accumulating floats in double as the CPU does, so
@@ -16,6 +16,13 @@
 //
 // kthvalue: one thread per line runs torch's quickselect (select_math.h) on its copy of the
 // line in scratch memory, so ties pick the index the CPU (and torch's CPU) picks.
+//
+// cummax, cummin: one thread per line, the CPU's running rule (line_picks.h).
+//
+// mode: the lines staged through the host, where the CPU's pick (line_picks.h: std::sort's
+// order, which no device sort reproduces) runs; mode is rare and its result small.
+//
+// sort without "stable" sorts stably here: torch's unstable CPU order is std::sort's.
 #include <cuda_runtime.h>
 
 #include <cub/device/device_merge_sort.cuh>
@@ -29,6 +36,7 @@
 #include "meshflow/device/cuda/cuda_device.h"
 #include "meshflow/ops/cuda/cuda_kernels.h"
 #include "meshflow/ops/kernel_util.h"
+#include "meshflow/ops/line_picks.h"
 #include "meshflow/ops/reduce_math.h"
 #include "meshflow/ops/scan_util.h"
 #include "meshflow/ops/select_math.h"
@@ -265,6 +273,84 @@ std::vector<Tensor> kthvalue(const std::vector<Tensor>& in, const KernelContext&
 }
 
 // ---------------------------------------------------------------------------------------
+// cummax, cummin
+
+template <bool kLargest, typename T>
+__global__ void running_kernel(const T* __restrict__ x, T* values, int64_t* indices, Lines lines) {
+  for (int64_t l = first_index(); l < lines.count(); l += grid_step()) {
+    const int64_t start = lines.start(l);
+    T best = x[start];
+    int64_t at = 0;
+    for (int64_t j = 0; j < lines.n; ++j) {
+      const int64_t i = start + j * lines.inner;
+      if (linepick::running_takes<kLargest>(best, x[i])) best = x[i], at = j;
+      values[i] = best;
+      indices[i] = at;
+    }
+  }
+}
+
+template <bool kLargest>
+Kernel running(const char* name) {
+  return [name](const std::vector<Tensor>& in, const KernelContext& ctx) {
+    Memory& mem = memory_of(in);
+    const Lines lines(in[0].shape(), dim_of(name, ctx.attrs, in[0].shape()));
+    Tensor values = output(ctx, 0, in[0].shape(), in[0].dtype(), mem);
+    Tensor indices = output(ctx, 1, in[0].shape(), DType::kInt64, mem);
+    if (in[0].numel() == 0) return std::vector<Tensor>{values, indices};
+    visit_dtype(in[0].dtype(), [&](auto v) {
+      using T = decltype(v);
+      running_kernel<kLargest><<<blocks_for(lines.count(), kThreads), kThreads, 0, stream()>>>(
+          in[0].data_as<T>(), values.data_as<T>(), indices.data_as<int64_t>(), lines);
+      check_launch(name);
+    });
+    return std::vector<Tensor>{values, indices};
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// mode
+
+std::vector<Tensor> mode(const std::vector<Tensor>& in, const KernelContext& ctx) {
+  Memory& mem = memory_of(in);
+  const Shape& shape = in[0].shape();
+  const int64_t dim = dim_of("mode", ctx.attrs, shape);
+  const int64_t n = shape.empty() ? 1 : shape[dim];
+  int64_t inner = 1;
+  for (size_t d = static_cast<size_t>(dim) + 1; d < shape.size(); ++d) inner *= shape[d];
+  Shape out = shape;
+  if (!out.empty()) out[dim] = 1;
+  Tensor values = output(ctx, 0, out, in[0].dtype(), mem);
+  Tensor indices = output(ctx, 1, out, DType::kInt64, mem);
+  const int64_t count = values.numel();
+  if (in[0].numel() == 0) return {values, indices};
+  visit_dtype(in[0].dtype(), [&](auto v) {
+    using T = decltype(v);
+    std::vector<T> x(static_cast<size_t>(in[0].numel())), picked(static_cast<size_t>(count));
+    std::vector<int64_t> at(static_cast<size_t>(count));
+    device::cuda::check(cudaMemcpyAsync(x.data(), in[0].data(), x.size() * sizeof(T), cudaMemcpyDeviceToHost, stream()),
+                        "cudaMemcpyAsync");
+    device::cuda::check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+    std::vector<std::pair<T, int64_t>> line(static_cast<size_t>(n));
+    for (int64_t l = 0; l < count; ++l) {
+      const int64_t start = l / inner * n * inner + l % inner;
+      for (int64_t j = 0; j < n; ++j) line[j] = {x[start + j * inner], j};
+      const size_t best = linepick::mode_pick(line);
+      picked[l] = line[best].first;
+      at[l] = line[best].second;
+    }
+    device::cuda::check(
+        cudaMemcpyAsync(values.data(), picked.data(), picked.size() * sizeof(T), cudaMemcpyHostToDevice, stream()),
+        "cudaMemcpyAsync");
+    device::cuda::check(
+        cudaMemcpyAsync(indices.data(), at.data(), at.size() * sizeof(int64_t), cudaMemcpyHostToDevice, stream()),
+        "cudaMemcpyAsync");
+    device::cuda::check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize");
+  });
+  return {values, indices};
+}
+
+// ---------------------------------------------------------------------------------------
 // max_dim, min_dim
 
 template <bool kMax, typename T>
@@ -363,6 +449,9 @@ void add_sort_kernels(OpRegistry& r) {
   r.add_kernel("cuda", "logcumsumexp_backward", scan_backward<LogcumsumexpLine>("logcumsumexp_backward"));
   r.add_kernel("cuda", "sort", sort);
   r.add_kernel("cuda", "kthvalue", kthvalue);
+  r.add_kernel("cuda", "cummax", running<true>("cummax"));
+  r.add_kernel("cuda", "cummin", running<false>("cummin"));
+  r.add_kernel("cuda", "mode", mode);
   r.add_kernel("cuda", "max_dim", extreme<true>("max_dim"));
   r.add_kernel("cuda", "min_dim", extreme<false>("min_dim"));
   r.add_kernel("cuda", "flip", flip);
