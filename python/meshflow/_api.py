@@ -951,7 +951,7 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
             raise RuntimeError("quantile() q values must be in the range [0, 1]")
         # torch's: the rank in the input's dtype (q rounded to it), then lerp between the
         # neighbours (its rounding; midpoint a lerp by 0.5).
-        rank = (count - 1).clamp(min=0).to(values.dtype) * p
+        rank = (count - 1).clamp(min=0).to(values.dtype) * float(_np.asarray(p, values.dtype.numpy))
         if interpolation in ("lower", "higher", "nearest"):
             rank = {"lower": rank.floor, "higher": rank.ceil, "nearest": rank.round}[interpolation]()
         lo = rank.floor()

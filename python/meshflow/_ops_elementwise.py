@@ -600,9 +600,16 @@ def softplus(input, beta=1.0, threshold=20.0):
 
 
 def lerp(input, end, weight):
-    """input + weight * (end - input). A number weight rounds as torch's CPU kernel: weight (in
-    the dtype) times end - input added to input by one fused multiply-add (add's alpha) where
-    |weight| < 0.5, else (weight - 1) times it added to end. A tensor weight rounds twice."""
+    """input + weight * (end - input), rounded as torch's CPU kernel: weight (in the dtype) times
+    end - input added to input by one fused multiply-add where |weight| < 0.5, else
+    (weight - 1) times it added to end (add's alpha for a number weight, addcmul's for a
+    tensor)."""
+    floats = (_dtype.float32, _dtype.float64)
+    if isinstance(weight, Tensor) and isinstance(input, Tensor) and isinstance(end, Tensor) and \
+            input.dtype in floats and end.dtype == input.dtype and weight.dtype == input.dtype:
+        small = abs(weight) < 0.5
+        return apply("addcmul", [where(small, input, end), where(small, weight, weight - 1), end - input],
+                     {"value": 1.0})[0]
     if isinstance(weight, Tensor) or not _is_number(weight) or isinstance(weight, complex) or \
             not (isinstance(input, Tensor) and isinstance(end, Tensor)) or \
             input.dtype not in (_dtype.float32, _dtype.float64):

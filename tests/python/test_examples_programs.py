@@ -178,7 +178,7 @@ def run(entry, torch, source=None):
     reported = {}
     program = types.ModuleType("__main__")
     program.__dict__.update(helpers(torch, reported), __file__=path)
-    saved, argv = sys.modules["__main__"], sys.argv
+    saved, argv, environ = sys.modules["__main__"], sys.argv, dict(os.environ)
     sys.modules["__main__"] = program  # what it defines pickles (torch.save(model)) as a script's
     sys.argv = [path] + dict(_runs(entry.split("[")[0]))[entry]
     sys.path.insert(0, HERE)  # stand_ins.py
@@ -189,6 +189,10 @@ def run(entry, torch, source=None):
     finally:
         sys.modules["__main__"], sys.argv = saved, argv
         sys.path.remove(HERE)
+        # torchrun's variables a program sets for itself (minGPT-ddp's RANK) stay its own: a
+        # later program reading RANK would take itself for a distributed run.
+        os.environ.clear()
+        os.environ.update(environ)
     values = {k: (_plain(v) if torch.__name__ == "meshflow" else v) for k, v in reported.items()}
     values["printed"] = [line.rstrip() for line in printed.getvalue().splitlines()]
     return values
