@@ -101,10 +101,11 @@ def eager_accumulated(model, opt, loss_fn, data, micro, clip=None):
     return losses
 
 
-def assert_graph_equals_eager(seed, make, make_opt, data, micro, clip=None, zero_stage=0):
+def assert_graph_equals_eager(seed, make, make_opt, data, micro, clip=None, zero_stage=0, noisy=()):
     """make()'s model trained by eager_accumulated on one device, then replicated on every
     rank by a Step graph with `micro` accumulation steps fed batches split on dim 0, from the
-    same seed: the losses and the states agree. Returns (graph's model, eager's model)."""
+    same seed: the losses and the states agree (but the `noisy` keys, which the caller
+    compares). Returns (graph's model, eager's model)."""
     mf.manual_seed(seed)
     model = make()
     want = eager_accumulated(model, make_opt([p for p in model.parameters() if p.requires_grad]), F.cross_entropy,
@@ -115,7 +116,7 @@ def assert_graph_equals_eager(seed, make, make_opt, data, micro, clip=None, zero
     step.config.enable_zero(zero_stage > 0, stage=max(zero_stage, 1))
     got = [step(split_rows(x), split_rows(y)).item() for x, y in data]
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
-    assert_states_close(states(gmodel), states(model))
+    assert_states_close(*({k: v for k, v in states(m).items() if k not in noisy} for m in (gmodel, model)))
     return gmodel, model
 
 
@@ -763,7 +764,13 @@ def test_a_weighted_sampler_with_a_seeded_generator_feeds_a_global_batch_as_one_
 
 def test_graph_steps_with_zero_stage_2_and_accumulation_on_a_model_with_batch_norm_equal_eager(world):
     data = batches(53, 4 * world, 2)
-    assert_graph_equals_eager(53, NormMlp, lambda params: mf.optim.Adam(params, lr=0.01), data, 2, zero_stage=2)
+    gmodel, model = assert_graph_equals_eager(53, NormMlp, lambda params: mf.optim.Adam(params, lr=0.01), data, 2,
+                                              zero_stage=2, noisy={"net.3.weight"})
+    # The weight before the BatchNorm: its gradient is orthogonal to it (BatchNorm removes its
+    # scale), so elements near 0 get gradients of rounding size, which Adam steps on at full
+    # size; graph and eager round their accumulated gradients apart (1.8e-5 with unfused
+    # optimizer steps, 2.9e-5 with torch's fused ones, against steps of 1e-2).
+    np.testing.assert_allclose(states(gmodel)["net.3.weight"], states(model)["net.3.weight"], atol=1e-4)
 
 
 def test_an_ema_of_a_global_model_updated_under_no_grad_and_evaluated_equals_one_device(world):
